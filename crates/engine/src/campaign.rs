@@ -1,0 +1,382 @@
+//! A campaign: the file, the rules it is played with, and the table.
+//!
+//! [`Campaign`] coordinates the pieces: it creates a file atomically (written under a temporary
+//! name and renamed when complete), opens one by checking it and folding its events from the
+//! latest snapshot, runs actions through [`action::stage`] and commits each as one event, and
+//! hands out views. The table held in memory is always the fold of the committed events.
+
+use crate::action::{self, ActError, ErrorReport, Staged};
+use crate::dice::Forced;
+use crate::event::{self, Body, Event, EventKind, Hash, Header, Item, GENESIS};
+use crate::plugin::{HouseRule, Plugin, PluginError, PluginSource};
+use crate::sandbox::Limits;
+use crate::store::{Row, Store, StoreError, SNAPSHOT_EVERY};
+use crate::table::{Change, Table};
+use crate::tx::{DiceSupply, Tx};
+use crate::view::{self, ActionForm, CampaignInfo, LogEntry, RulesetInfo, View};
+use crate::visibility::Role;
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why a campaign could not be created or opened.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CampaignError {
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("the campaign's rules do not load: {0}")]
+    Plugin(#[from] PluginError),
+    #[error("{0}")]
+    Settings(String),
+    #[error("setting up the campaign failed: {0}")]
+    Setup(ActError),
+    #[error("event {seq}: {message}")]
+    Chain { seq: u64, message: String },
+}
+
+impl CampaignError {
+    pub fn report(&self) -> ErrorReport {
+        let code = match self {
+            CampaignError::Store(StoreError::Sqlite(_)) => "storage",
+            CampaignError::Store(_) | CampaignError::Chain { .. } => "bad_file",
+            CampaignError::Plugin(_) => "invalid_plugin",
+            CampaignError::Settings(_) => "bad_setting",
+            CampaignError::Setup(e) => return e.report(),
+        };
+        ErrorReport { code: code.into(), message: self.to_string(), param: None, script: None }
+    }
+}
+
+/// What a new campaign starts from.
+pub struct NewCampaign<'a> {
+    pub name: String,
+    pub ruleset: &'a PluginSource,
+    /// Setting overrides as typed (`--set KEY=VALUE`) or as JSON.
+    pub settings: IndexMap<String, Value>,
+    /// A fixed seed (reproducible demos and tests); otherwise one from the operating system.
+    pub seed: Option<u64>,
+    pub limits: Limits,
+}
+
+/// The outcome of an action, as the actor may see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Outcome {
+    pub event: LogEntry,
+    /// What the action's function returned.
+    pub result: Value,
+    /// What the scripts printed (for homebrewers; not part of the log).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub script_log: Vec<String>,
+}
+
+/// Stored facts about a campaign.
+#[derive(Debug, Clone)]
+struct Meta {
+    id: String,
+    name: String,
+    seed_commitment: String,
+}
+
+/// An open campaign.
+pub struct Campaign {
+    store: Store,
+    plugin: Arc<Plugin>,
+    table: Table,
+    meta: Meta,
+    seed: Option<[u8; 32]>,
+    head: (u64, Hash),
+}
+
+/// The seed for a number given on the command line.
+pub fn seed_from_number(n: u64) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"houserule-seed-v1");
+    h.update(n.to_le_bytes());
+    h.finalize().into()
+}
+
+/// A fresh seed from the operating system.
+pub fn fresh_seed() -> [u8; 32] {
+    let mut s = [0u8; 32];
+    getrandom::getrandom(&mut s).expect("the operating system's random source");
+    s
+}
+
+/// The public commitment to a seed.
+pub fn seed_commitment(seed: &[u8; 32]) -> String {
+    hex::encode(Sha256::digest(seed))
+}
+
+fn random_id() -> String {
+    let mut s = [0u8; 8];
+    getrandom::getrandom(&mut s).expect("the operating system's random source");
+    hex::encode(s)
+}
+
+impl Campaign {
+    /// Creates a campaign file at `path` (or in memory with `None`).
+    pub fn create(path: Option<&Path>, new: NewCampaign) -> Result<Campaign, CampaignError> {
+        let plugin = Plugin::load(new.ruleset, &[], &new.limits)?;
+        let manifest = plugin.manifest.clone();
+        let overrides = manifest.check_settings(&new.settings).map_err(CampaignError::Settings)?;
+        let settings = manifest.settings_with(&overrides);
+        let seed = new.seed.map(seed_from_number).unwrap_or_else(fresh_seed);
+        let commitment = seed_commitment(&seed);
+
+        let mut tx = Tx::new(Table::default(), manifest.clone(), Role::Gm, None, DiceSupply::Seeded(seed));
+        let setup = (|| -> Result<(), crate::tx::TxError> {
+            for (k, v) in &settings {
+                tx.change(Change::Setting { key: k.clone(), value: v.clone() })?;
+            }
+            for (name, spec) in &manifest.pools {
+                tx.change(Change::DefinePool { pool: crate::pool::PoolRef { entity: None, name: name.clone() }, def: spec.build(&settings) })?;
+            }
+            Ok(())
+        })();
+        setup.map_err(|e| CampaignError::Settings(e.to_string()))?;
+        let staged = action::stage_setup(&plugin, tx).map_err(CampaignError::Setup)?;
+
+        let id = random_id();
+        let name = if new.name.trim().is_empty() { format!("{} campaign", manifest.name) } else { new.name.trim().to_string() };
+        let detail = json!({
+            "campaign": id,
+            "name": name,
+            "ruleset": { "id": manifest.id, "name": manifest.name, "version": manifest.version, "digest": new.ruleset.digest() },
+            "settings": settings,
+            "seed_commitment": commitment,
+        });
+
+        let (store, tmp) = match path {
+            Some(p) => {
+                if p.exists() {
+                    return Err(StoreError::Exists(p.display().to_string()).into());
+                }
+                let tmp = temp_path(p);
+                let _ = std::fs::remove_file(&tmp);
+                (Store::create(&tmp)?, Some(tmp))
+            }
+            None => (Store::in_memory()?, None),
+        };
+        let mut campaign = Campaign {
+            store,
+            plugin: Arc::new(plugin),
+            table: Table::default(),
+            meta: Meta { id: id.clone(), name: name.clone(), seed_commitment: commitment.clone() },
+            seed: Some(seed),
+            head: (0, GENESIS),
+        };
+        let result = (|| -> Result<(), CampaignError> {
+            for (k, v) in [
+                ("campaign_id", id.as_str()),
+                ("name", name.as_str()),
+                ("ruleset_id", manifest.id.as_str()),
+                ("ruleset_name", manifest.name.as_str()),
+                ("ruleset_version", manifest.version.as_str()),
+                ("seed_commitment", commitment.as_str()),
+            ] {
+                campaign.store.set_meta(k, v)?;
+            }
+            campaign.store.set_secret("seed", &hex::encode(seed))?;
+            let files: Vec<(String, String)> = new.ruleset.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            campaign.commit(EventKind::Created, None, None, Some(detail), staged, Some(("ruleset", &files)))?;
+            Ok(())
+        })();
+        match (result, tmp, path) {
+            (Err(e), Some(tmp), _) => {
+                drop(campaign);
+                remove_with_sidecars(&tmp);
+                Err(e)
+            }
+            (Err(e), None, _) => Err(e),
+            (Ok(()), Some(tmp), Some(p)) => {
+                drop(campaign);
+                std::fs::rename(&tmp, p).map_err(|e| StoreError::Open { path: p.display().to_string(), message: e.to_string() })?;
+                Campaign::open(p)
+            }
+            (Ok(()), _, _) => Ok(campaign),
+        }
+    }
+
+    /// Opens a campaign file: checks it, loads the rules it carries, and folds its events.
+    pub fn open(path: &Path) -> Result<Campaign, CampaignError> {
+        Self::open_with(path, &Limits::default())
+    }
+
+    pub fn open_with(path: &Path, limits: &Limits) -> Result<Campaign, CampaignError> {
+        let store = Store::open(path)?;
+        Self::from_store(store, limits)
+    }
+
+    fn from_store(store: Store, limits: &Limits) -> Result<Campaign, CampaignError> {
+        let head = check_chain(&store)?;
+        let ruleset = PluginSource { files: store.sources("ruleset")?.into_iter().collect() };
+        if ruleset.files.is_empty() {
+            return Err(StoreError::Corrupt("the file carries no ruleset".into()).into());
+        }
+        let house: Vec<HouseRule> = store.sources("house")?.into_iter().map(|(name, source)| HouseRule { name, source }).collect();
+        let plugin = Plugin::load(&ruleset, &house, limits)?;
+        let meta = Meta {
+            id: store.meta("campaign_id")?.unwrap_or_default(),
+            name: store.meta("name")?.unwrap_or_default(),
+            seed_commitment: store.meta("seed_commitment")?.unwrap_or_default(),
+        };
+        let seed = store.secret("seed")?.and_then(|s| event::parse_hash(&s));
+        let (mut table, from) = match store.snapshot_before(head.0)? {
+            Some((seq, t)) => (t, seq + 1),
+            None => (Table::default(), 1),
+        };
+        store.each_event(from, |row| {
+            let items = row.parse_items()?;
+            fold_items(&mut table, &items).map_err(|m| StoreError::Corrupt(format!("event {}: {m}", row.seq)))
+        })?;
+        Ok(Campaign { store, plugin: Arc::new(plugin), table, meta, seed, head })
+    }
+
+    pub fn plugin(&self) -> &Arc<Plugin> {
+        &self.plugin
+    }
+
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn path(&self) -> Option<PathBuf> {
+        self.store.path().map(Path::to_path_buf)
+    }
+
+    pub fn info(&self) -> CampaignInfo {
+        let m = &self.plugin.manifest;
+        CampaignInfo {
+            id: self.meta.id.clone(),
+            name: self.meta.name.clone(),
+            ruleset: RulesetInfo { id: m.id.clone(), name: m.name.clone(), version: m.version.clone() },
+            events: self.head.0,
+            head: hex::encode(self.head.1),
+            seed_commitment: self.meta.seed_commitment.clone(),
+        }
+    }
+
+    /// Takes an action as `role`. `forced` gives the dice faces in advance.
+    pub fn act(&mut self, role: &Role, action: &str, raw: &Map<String, Value>, forced: Option<Vec<i64>>) -> Result<Outcome, ActError> {
+        let dice = match forced {
+            Some(faces) => DiceSupply::Forced(Forced::new(faces)),
+            None => DiceSupply::Seeded(self.seed.ok_or_else(|| ActError::Engine("this copy of the campaign has no dice seed (it is a shared copy); play from the GM's file".into()))?),
+        };
+        let staged = action::stage(&self.plugin, &self.table, role, action, raw, dice)?;
+        let result = staged.result.clone();
+        let log = staged.log.clone();
+        let entry = self.commit(EventKind::Action, Some(role.clone()), Some(action.to_string()), None, staged, None).map_err(|e| ActError::Engine(e.to_string()))?;
+        let entry = view::log_entry(&entry.0, &entry.1, &hex::encode(self.head.1), role);
+        Ok(Outcome { event: entry, result, script_log: log })
+    }
+
+    /// Appends an event made of a staged transaction, and makes its table current.
+    fn commit(
+        &mut self,
+        kind: EventKind,
+        actor: Option<Role>,
+        action: Option<String>,
+        detail: Option<Value>,
+        staged: Staged,
+        sources: Option<(&str, &[(String, String)])>,
+    ) -> Result<(Header, Vec<Item>), CampaignError> {
+        let (seq, prev) = (self.head.0 + 1, self.head.1);
+        let header = Header { seq, prev: hex::encode(prev), at: event::now_rfc3339(), kind, actor, action, detail };
+        let ev = Event { header, items: staged.tx.items };
+        let commitments = ev.commitments().map_err(|e| CampaignError::Chain { seq, message: e.to_string() })?;
+        let header_json = ev.header_json();
+        let hash = event::event_hash(&prev, seq, &header_json, &commitments);
+        let row = Row {
+            seq,
+            hash: hash.to_vec(),
+            header: header_json,
+            items: serde_json::to_string(&ev.items).expect("items serialise"),
+            commitments,
+        };
+        let snapshot = (seq % SNAPSHOT_EVERY == 0).then_some(&staged.tx.table);
+        self.store.append(&row, snapshot, sources)?;
+        self.table = staged.tx.table;
+        self.head = (seq, hash);
+        Ok((ev.header, ev.items))
+    }
+
+    pub fn view(&self, role: &Role) -> View {
+        view::table_view(&self.table, role, self.info())
+    }
+
+    pub fn actions(&self, role: &Role) -> Vec<ActionForm> {
+        view::action_forms(&self.plugin.manifest, &self.table, role)
+    }
+
+    /// The log as `role` may see it, from event `from` on.
+    pub fn log(&self, role: &Role, from: u64) -> Result<Vec<LogEntry>, CampaignError> {
+        let mut out = Vec::new();
+        self.store.each_event(from.max(1), |row| {
+            let header = row.parse_header()?;
+            let items = row.parse_items()?;
+            out.push(view::log_entry(&header, &items, &hex::encode(&row.hash), role));
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+/// Applies an event's changes and roll counters to a table.
+pub fn fold_items(table: &mut Table, items: &[Item]) -> Result<(), String> {
+    for item in items {
+        match &item.body {
+            Some(Body::Change { change }) => table.apply(change).map_err(|e| e.to_string())?,
+            Some(Body::Roll { roll }) => {
+                if let crate::dice::RollSource::Generated { counter } = roll.source {
+                    table.next_roll = counter + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Checks the hash chain quickly (headers and stored commitments) and returns the head.
+fn check_chain(store: &Store) -> Result<(u64, Hash), CampaignError> {
+    let mut prev = GENESIS;
+    let mut expected = 1u64;
+    store.each_event(1, |row| {
+        if row.seq != expected {
+            return Err(StoreError::Corrupt(format!("the hash chain is broken: event {expected} is missing (found {} next)", row.seq)));
+        }
+        let hash = event::event_hash(&prev, row.seq, &row.header, &row.commitments);
+        if row.hash != hash {
+            return Err(StoreError::Corrupt(format!("the hash chain is broken at event {}: it was edited, removed or moved", row.seq)));
+        }
+        prev = hash;
+        expected += 1;
+        Ok(())
+    })?;
+    if expected == 1 {
+        return Err(StoreError::Corrupt("the campaign has no events".into()).into());
+    }
+    Ok((expected - 1, prev))
+}
+
+fn temp_path(p: &Path) -> PathBuf {
+    let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "campaign".into());
+    p.with_file_name(format!(".{name}.creating"))
+}
+
+fn remove_with_sidecars(p: &Path) {
+    let _ = std::fs::remove_file(p);
+    for suffix in ["-wal", "-shm"] {
+        let mut s = p.as_os_str().to_owned();
+        s.push(suffix);
+        let _ = std::fs::remove_file(PathBuf::from(s));
+    }
+}

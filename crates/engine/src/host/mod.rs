@@ -1,0 +1,109 @@
+//! The host API: what a rule script can do with the table, through the handle `t`.
+//!
+//! A script receives a `Table` handle as its first argument and can reach the campaign only
+//! through its methods. Each method is a thin adapter over [`Tx`]: it converts Rhai values,
+//! calls the transaction, and turns a refusal into a script error carrying the reason. Every
+//! method is registered with its signature and a doc comment, so `houserule definitions` can
+//! write editor definition files for homebrewers.
+//!
+//! The methods are grouped by concept: [`info`] (who acts, settings, rounds, narration),
+//! [`entities`] (entities, fields, variables, traits), [`pools`] and [`rolls`].
+
+mod entities;
+mod info;
+mod pools;
+mod rolls;
+
+use crate::manifest::Hooks;
+use crate::tx::{Tx, TxError};
+use crate::visibility::Visibility;
+use rhai::{Dynamic, Engine, EvalAltResult};
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+
+/// The handle a script holds: the transaction it works in.
+#[derive(Clone)]
+pub struct Handle {
+    tx: Arc<Mutex<Tx>>,
+    hooks: Arc<Hooks>,
+}
+
+type Fallible<T> = Result<T, Box<EvalAltResult>>;
+
+impl Handle {
+    pub fn new(tx: Tx, hooks: Hooks) -> Handle {
+        Handle { tx: Arc::new(Mutex::new(tx)), hooks: Arc::new(hooks) }
+    }
+
+    /// Takes the transaction back out once the script has finished.
+    pub fn into_tx(self) -> Tx {
+        match Arc::try_unwrap(self.tx) {
+            Ok(m) => m.into_inner().unwrap_or_else(|p| p.into_inner()),
+            // A script kept a copy of the handle (in a returned closure, say): clone the state.
+            Err(shared) => {
+                let guard = shared.lock().unwrap_or_else(|p| p.into_inner());
+                Tx::clone_state(&guard)
+            }
+        }
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&mut Tx) -> Result<R, TxError>) -> Fallible<R> {
+        let mut tx = self.tx.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut tx).map_err(|e| e.to_string().into())
+    }
+
+    fn read<R>(&self, f: impl FnOnce(&Tx) -> R) -> R {
+        let tx = self.tx.lock().unwrap_or_else(|p| p.into_inner());
+        f(&tx)
+    }
+}
+
+impl Tx {
+    /// A copy of the transaction state (used only when a script leaked its handle).
+    pub(crate) fn clone_state(other: &Tx) -> Tx {
+        let mut t = Tx::new(other.table.clone(), other.manifest.clone(), other.role.clone(), other.action.clone(), crate::tx::DiceSupply::Forced(crate::dice::Forced::new([])));
+        t.items = other.items.clone();
+        t.dice_error = other.dice_error.clone();
+        t
+    }
+}
+
+/// Registers the `Table` type and every host method.
+pub fn register(engine: &mut Engine) {
+    engine.register_type_with_name::<Handle>("Table");
+    info::register(engine);
+    entities::register(engine);
+    pools::register(engine);
+    rolls::register(engine);
+}
+
+/// Registers one function with its parameter names and a doc comment (a macro, because the
+/// generic bounds of Rhai's registration are not all public).
+macro_rules! reg {
+    ($engine:expr, $name:expr, $params:expr, $doc:expr, $func:expr $(,)?) => {{
+        let comments: Vec<String> = $doc.lines().map(|l: &str| format!("/// {}", l.trim())).collect();
+        rhai::FuncRegistration::new($name).with_params_info($params).with_comments(comments).register_into_engine($engine, $func);
+    }};
+}
+use reg;
+
+fn to_json(d: Dynamic) -> Fallible<Value> {
+    rhai::serde::from_dynamic::<Value>(&d).map_err(|e| format!("cannot store this value: {e}").into())
+}
+
+/// Converts JSON to a script value.
+pub fn to_dynamic(v: &Value) -> Dynamic {
+    rhai::serde::to_dynamic(v).unwrap_or(Dynamic::UNIT)
+}
+
+fn visibility(text: &str) -> Fallible<Visibility> {
+    Visibility::parse(text).ok_or_else(|| format!("'{text}' is not a visibility: use public, owner, gm or hidden").into())
+}
+
+fn opt_string(d: &Dynamic) -> Option<String> {
+    if d.is_unit() {
+        None
+    } else {
+        Some(d.to_string())
+    }
+}
