@@ -1,1 +1,167 @@
-fn main(){}
+//! `houserule`: play a campaign from the command line, check and test rule plugins, and verify
+//! campaign files. Every command that prints results takes `--json`; the shapes are in
+//! `schemas/`. Exit status: 0 on success, 1 when the command failed (a refused action, a plugin
+//! with errors, a file that does not verify), 2 for a malformed command line.
+
+mod commands;
+mod output;
+mod rulesets;
+
+use clap::{Parser, Subcommand};
+use output::{Failed, Failure};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "houserule", version, about = "A virtual tabletop whose rules are scripts you can change mid-session.")]
+struct Cli {
+    /// Print machine-readable JSON (shapes in schemas/).
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the rulesets you can start a campaign on.
+    Rulesets,
+    /// Create a campaign file on a ruleset.
+    New {
+        file: PathBuf,
+        #[arg(long)]
+        ruleset: String,
+        /// A fixed dice seed (for reproducible play); by default the seed is random.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Change a ruleset setting, e.g. --set mad=6 (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        settings: Vec<String>,
+        /// The campaign's name.
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List the actions a viewer may take, with their parameters and choices.
+    Actions {
+        file: PathBuf,
+        #[arg(long = "as", default_value = "gm", value_name = "gm|player:NAME")]
+        role: String,
+    },
+    /// Take an action and print its outcome.
+    Act {
+        file: PathBuf,
+        action: String,
+        #[arg(long = "as", default_value = "gm", value_name = "gm|player:NAME")]
+        role: String,
+        /// A parameter, e.g. --param traits=Magic,Fireball (repeatable; lists are comma-separated).
+        #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
+        params: Vec<String>,
+        /// Dice faces rolled by hand, used in order, e.g. --dice 4,6,1 (Fudge: --dice=+,-,0,0).
+        #[arg(long, allow_hyphen_values = true)]
+        dice: Option<String>,
+    },
+    /// Show the table as a viewer sees it.
+    View {
+        file: PathBuf,
+        #[arg(long = "as", default_value = "gm", value_name = "gm|player:NAME")]
+        role: String,
+    },
+    /// Show the log as a viewer may see it.
+    Log {
+        file: PathBuf,
+        #[arg(long = "as", default_value = "gm", value_name = "gm|player:NAME")]
+        role: String,
+        /// Start at this event number.
+        #[arg(long, default_value_t = 1)]
+        from: u64,
+    },
+    /// Check a campaign file: integrity, schema, hash chain, replay and dice. Exits 1 on any failure.
+    Verify { file: PathBuf },
+    /// Roll a dice expression: 4d6kh3, 2d20kl1, 4dF+1, 1d8!, 7d6cs>=4 …
+    Roll {
+        #[arg(allow_hyphen_values = true)]
+        expr: String,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Faces rolled by hand instead of generated ones.
+        #[arg(long, allow_hyphen_values = true)]
+        dice: Option<String>,
+        /// Roll the expression this many times (at most 100000).
+        #[arg(long, default_value_t = 1)]
+        times: u32,
+    },
+    /// Check a plugin folder: manifest, scripts and scenario files. Errors print as file:line:col: message.
+    Check { dir: PathBuf },
+    /// Run a plugin's scenario tests (tests/*.toml).
+    Test {
+        dir: PathBuf,
+        /// Only scenarios whose file or name contains this text.
+        #[arg(long)]
+        only: Option<String>,
+    },
+    /// Run an action many times from one table set-up and summarise its results (rule statistics).
+    Simulate {
+        /// The plugin folder.
+        dir: PathBuf,
+        action: String,
+        /// A scenario file whose actions set up the table first.
+        #[arg(long)]
+        setup: Option<PathBuf>,
+        #[arg(long = "as", default_value = "gm", value_name = "gm|player:NAME")]
+        role: String,
+        #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
+        params: Vec<String>,
+        #[arg(long, default_value_t = 10_000)]
+        times: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Create a demo campaign in DIR (default: here), play a few actions and print the log.
+    Demo { dir: Option<PathBuf> },
+    /// Write the JSON Schemas of every file format and output into DIR.
+    #[command(hide = true)]
+    Schemas { dir: PathBuf },
+    /// Write the host API reference (Markdown) to FILE.
+    #[command(hide = true, name = "api-reference")]
+    ApiReference { file: PathBuf },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let json = cli.json;
+    let result = match cli.command {
+        Command::Rulesets => commands::campaign::rulesets(json),
+        Command::New { file, ruleset, seed, settings, name } => commands::campaign::new(json, &file, &ruleset, seed, &settings, name),
+        Command::Actions { file, role } => commands::campaign::actions(json, &file, &role),
+        Command::Act { file, action, role, params, dice } => commands::campaign::act(json, &file, &action, &role, &params, dice.as_deref()),
+        Command::View { file, role } => commands::campaign::view(json, &file, &role),
+        Command::Log { file, role, from } => commands::campaign::log(json, &file, &role, from),
+        Command::Verify { file } => commands::campaign::verify(json, &file),
+        Command::Roll { expr, seed, dice, times } => commands::dice::roll(json, &expr, seed, dice.as_deref(), times),
+        Command::Check { dir } => commands::plugin::check(json, &dir),
+        Command::Test { dir, only } => commands::plugin::test(json, &dir, only.as_deref()),
+        Command::Simulate { dir, action, setup, role, params, times, seed } => {
+            commands::simulate::simulate(json, &dir, &action, setup.as_deref(), &role, &params, times, seed)
+        }
+        Command::Demo { dir } => commands::demo::demo(json, dir),
+        Command::Schemas { dir } => commands::plugin::schemas(&dir),
+        Command::ApiReference { file } => commands::plugin::api_reference(&file),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(Failure(report)) => {
+            if json {
+                output::json(&Failed { error: report });
+            } else {
+                eprintln!("error: {}", report.message);
+                if let Some(s) = &report.script {
+                    if !s.trace.is_empty() {
+                        eprintln!("  in {}", s.trace.join(" → "));
+                    }
+                }
+            }
+            ExitCode::from(1)
+        }
+    }
+}

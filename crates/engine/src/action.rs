@@ -135,6 +135,46 @@ pub fn stage(plugin: &Plugin, table: &Table, role: &Role, action: &str, raw: &Ma
     run(plugin, tx, calls)
 }
 
+/// Spacing of roll counters between simulated runs, so their dice never overlap.
+pub const SIMULATION_STRIDE: u64 = 1 << 20;
+
+/// Runs an action `n` times from the same table, each time with its own generated dice
+/// (counters `i * SIMULATION_STRIDE` onwards from `seed`), and returns each run's result.
+/// Nothing is committed. Used to check a ruleset's statistics and to try a house rule.
+pub fn simulate(plugin: &Plugin, table: &Table, role: &Role, action: &str, raw: &Map<String, Value>, seed: [u8; 32], n: u64) -> Result<Vec<Value>, ActError> {
+    let manifest = &plugin.manifest;
+    let spec = manifest.actions.get(action).ok_or_else(|| ActError::UnknownAction {
+        ruleset: manifest.name.clone(),
+        action: action.to_string(),
+        known: manifest.actions.keys().cloned().collect(),
+    })?;
+    permitted(spec, action, role, None, table).map_err(|reason| ActError::Forbidden { reason })?;
+    let params = params::validate(&spec.params, raw, table, role)?;
+    permitted(spec, action, role, Some(&params), table).map_err(|reason| ActError::Forbidden { reason })?;
+    let p = to_dynamic(&Value::Object(params));
+    let mut calls = Vec::new();
+    if let Some(hook) = &manifest.hooks.before_action {
+        calls.push((hook.clone(), vec![action.to_string().into(), p.clone()]));
+    }
+    calls.push((spec.function_name(action).to_string(), vec![p]));
+    let runs = plugin.call_repeated(
+        n,
+        |i| {
+            let mut t = table.clone();
+            t.next_roll = i * SIMULATION_STRIDE;
+            Tx::new(t, manifest.clone(), role.clone(), Some(action.to_string()), DiceSupply::Seeded(seed))
+        },
+        calls,
+    )?;
+    runs.into_iter()
+        .map(|(_, r)| match r {
+            Ok(v) => Ok(v),
+            Err(e) if e.kind == ScriptErrorKind::Refused => Err(ActError::Refused(e)),
+            Err(e) => Err(ActError::Script(e)),
+        })
+        .collect()
+}
+
 /// Runs the setup hook (if any) in a transaction that already holds the new campaign's
 /// settings and pools.
 pub fn stage_setup(plugin: &Plugin, tx: Tx) -> Result<Staged, ActError> {

@@ -60,6 +60,8 @@ pub struct NewCampaign<'a> {
     /// A fixed seed (reproducible demos and tests); otherwise one from the operating system.
     pub seed: Option<u64>,
     pub limits: Limits,
+    /// House rules layered over the ruleset from the start.
+    pub house_rules: Vec<HouseRule>,
 }
 
 /// The outcome of an action, as the actor may see it.
@@ -120,7 +122,7 @@ fn random_id() -> String {
 impl Campaign {
     /// Creates a campaign file at `path` (or in memory with `None`).
     pub fn create(path: Option<&Path>, new: NewCampaign) -> Result<Campaign, CampaignError> {
-        let plugin = Plugin::load(new.ruleset, &[], &new.limits)?;
+        let plugin = Plugin::load(new.ruleset, &new.house_rules, &new.limits)?;
         let manifest = plugin.manifest.clone();
         let overrides = manifest.check_settings(&new.settings).map_err(CampaignError::Settings)?;
         let settings = manifest.settings_with(&overrides);
@@ -146,6 +148,7 @@ impl Campaign {
             "campaign": id,
             "name": name,
             "ruleset": { "id": manifest.id, "name": manifest.name, "version": manifest.version, "digest": new.ruleset.digest() },
+            "house_rules": new.house_rules.iter().map(|h| json!({ "file": h.name, "digest": crate::plugin::digest_files(std::iter::once((h.name.as_str(), h.source.as_str()))) })).collect::<Vec<_>>(),
             "settings": settings,
             "seed_commitment": commitment,
         });
@@ -182,7 +185,8 @@ impl Campaign {
             }
             campaign.store.set_secret("seed", &hex::encode(seed))?;
             let files: Vec<(String, String)> = new.ruleset.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-            campaign.commit(EventKind::Created, None, None, Some(detail), staged, Some(("ruleset", &files)))?;
+            let house: Vec<(String, String)> = new.house_rules.iter().map(|h| (h.name.clone(), h.source.clone())).collect();
+            campaign.commit(EventKind::Created, None, None, Some(detail), staged, &[("ruleset", &files), ("house", &house)])?;
             Ok(())
         })();
         match (result, tmp, path) {
@@ -226,11 +230,20 @@ impl Campaign {
         };
         let seed = store.secret("seed")?.and_then(|s| event::parse_hash(&s));
         let (mut table, from) = match store.snapshot_before(head.0)? {
-            Some((seq, t)) => (t, seq + 1),
+            Some((seq, text)) => {
+                // The snapshot is trusted only if its digest is the one its event recorded.
+                let header = store.event(seq)?.ok_or_else(|| StoreError::Corrupt(format!("the snapshot at event {seq} has no event")))?.parse_header()?;
+                let digest = hex::encode(Sha256::digest(text.as_bytes()));
+                if header.state.as_deref() != Some(digest.as_str()) {
+                    return Err(CampaignError::Chain { seq, message: "the stored snapshot is not the state this event recorded (the file was edited)".into() });
+                }
+                (Store::parse_snapshot(seq, &text)?, seq + 1)
+            }
             None => (Table::default(), 1),
         };
         store.each_event(from, |row| {
             let items = row.parse_items()?;
+            check_items(&row, &items)?;
             fold_items(&mut table, &items).map_err(|m| StoreError::Corrupt(format!("event {}: {m}", row.seq)))
         })?;
         Ok(Campaign { store, plugin: Arc::new(plugin), table, meta, seed, head })
@@ -273,9 +286,15 @@ impl Campaign {
         let staged = action::stage(&self.plugin, &self.table, role, action, raw, dice)?;
         let result = staged.result.clone();
         let log = staged.log.clone();
-        let entry = self.commit(EventKind::Action, Some(role.clone()), Some(action.to_string()), None, staged, None).map_err(|e| ActError::Engine(e.to_string()))?;
+        let entry = self.commit(EventKind::Action, Some(role.clone()), Some(action.to_string()), None, staged, &[]).map_err(|e| ActError::Engine(e.to_string()))?;
         let entry = view::log_entry(&entry.0, &entry.1, &hex::encode(self.head.1), role);
         Ok(Outcome { event: entry, result, script_log: log })
+    }
+
+    /// Runs an action `n` times from the current table with generated dice from `seed`,
+    /// committing nothing; returns each run's result (see [`action::simulate`]).
+    pub fn simulate(&self, role: &Role, action: &str, raw: &Map<String, Value>, seed: u64, n: u64) -> Result<Vec<Value>, ActError> {
+        action::simulate(&self.plugin, &self.table, role, action, raw, seed_from_number(seed), n)
     }
 
     /// Appends an event made of a staged transaction, and makes its table current.
@@ -286,10 +305,12 @@ impl Campaign {
         action: Option<String>,
         detail: Option<Value>,
         staged: Staged,
-        sources: Option<(&str, &[(String, String)])>,
+        sources: &[(&str, &[(String, String)])],
     ) -> Result<(Header, Vec<Item>), CampaignError> {
         let (seq, prev) = (self.head.0 + 1, self.head.1);
-        let header = Header { seq, prev: hex::encode(prev), at: event::now_rfc3339(), kind, actor, action, detail };
+        let snapshot = (seq % SNAPSHOT_EVERY == 0).then(|| serde_json::to_string(&staged.tx.table).expect("tables serialise"));
+        let state = snapshot.as_ref().map(|s| hex::encode(Sha256::digest(s.as_bytes())));
+        let header = Header { seq, prev: hex::encode(prev), at: event::now_rfc3339(), kind, actor, action, detail, state };
         let ev = Event { header, items: staged.tx.items };
         let commitments = ev.commitments().map_err(|e| CampaignError::Chain { seq, message: e.to_string() })?;
         let header_json = ev.header_json();
@@ -301,11 +322,15 @@ impl Campaign {
             items: serde_json::to_string(&ev.items).expect("items serialise"),
             commitments,
         };
-        let snapshot = (seq % SNAPSHOT_EVERY == 0).then_some(&staged.tx.table);
-        self.store.append(&row, snapshot, sources)?;
+        self.store.append(&row, snapshot.as_deref(), sources)?;
         self.table = staged.tx.table;
         self.head = (seq, hash);
         Ok((ev.header, ev.items))
+    }
+
+    /// Runs every check on the file (see [`crate::verify`]), using the seed this copy holds.
+    pub fn verify(&self) -> crate::verify::VerifyReport {
+        crate::verify::verify(&self.store, &crate::verify::own_seeds(&self.store))
     }
 
     pub fn view(&self, role: &Role) -> View {
@@ -316,12 +341,14 @@ impl Campaign {
         view::action_forms(&self.plugin.manifest, &self.table, role)
     }
 
-    /// The log as `role` may see it, from event `from` on.
+    /// The log as `role` may see it, from event `from` on. An event whose items no longer match
+    /// what was recorded is reported, never shown.
     pub fn log(&self, role: &Role, from: u64) -> Result<Vec<LogEntry>, CampaignError> {
         let mut out = Vec::new();
         self.store.each_event(from.max(1), |row| {
             let header = row.parse_header()?;
             let items = row.parse_items()?;
+            check_items(&row, &items)?;
             out.push(view::log_entry(&header, &items, &hex::encode(&row.hash), role));
             Ok(())
         })?;
@@ -345,17 +372,29 @@ pub fn fold_items(table: &mut Table, items: &[Item]) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks that an event's items are the ones its hash committed to.
+fn check_items(row: &Row, items: &[Item]) -> Result<(), StoreError> {
+    let mut commitments = Vec::with_capacity(items.len() * 32);
+    for (i, item) in items.iter().enumerate() {
+        commitments.extend_from_slice(&item.commitment(i).map_err(|e| StoreError::Corrupt(format!("event {}: {e}", row.seq)))?);
+    }
+    if commitments != row.commitments {
+        return Err(StoreError::Corrupt(format!("event {} was edited: its items do not match its hash", row.seq)));
+    }
+    Ok(())
+}
+
 /// Checks the hash chain quickly (headers and stored commitments) and returns the head.
 fn check_chain(store: &Store) -> Result<(u64, Hash), CampaignError> {
     let mut prev = GENESIS;
     let mut expected = 1u64;
-    store.each_event(1, |row| {
-        if row.seq != expected {
-            return Err(StoreError::Corrupt(format!("the hash chain is broken: event {expected} is missing (found {} next)", row.seq)));
+    store.each_header(|seq, stored_hash, header, commitments| {
+        if seq != expected {
+            return Err(StoreError::Corrupt(format!("the hash chain is broken: event {expected} is missing (found {seq} next)")));
         }
-        let hash = event::event_hash(&prev, row.seq, &row.header, &row.commitments);
-        if row.hash != hash {
-            return Err(StoreError::Corrupt(format!("the hash chain is broken at event {}: it was edited, removed or moved", row.seq)));
+        let hash = event::event_hash(&prev, seq, &header, &commitments);
+        if stored_hash != hash {
+            return Err(StoreError::Corrupt(format!("the hash chain is broken at event {seq}: it was edited, removed or moved")));
         }
         prev = hash;
         expected += 1;

@@ -54,6 +54,10 @@ pub struct Header {
     /// `reload`, the disclosed seed for `reveal`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Value>,
+    /// Hex SHA-256 of the table after this event, on events that store a snapshot — so a
+    /// snapshot is as trustworthy as the chain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
 }
 
 /// The body of an item.
@@ -243,7 +247,7 @@ mod tests {
 
     fn event() -> Event {
         Event {
-            header: Header { seq: 1, prev: hex::encode(GENESIS), at: rfc3339(0), kind: EventKind::Action, actor: Some(Role::Gm), action: Some("gm_turn".into()), detail: None },
+            header: Header { seq: 1, prev: hex::encode(GENESIS), at: rfc3339(0), kind: EventKind::Action, actor: Some(Role::Gm), action: Some("gm_turn".into()), detail: None, state: None },
             items: vec![
                 Item::new(Body::Say { text: "The goblins charge.".into() }, Visibility::Public, None, None),
                 Item::new(Body::Param { name: "stones".into(), value: 4.into() }, Visibility::Gm, None, Some("stones".into())),

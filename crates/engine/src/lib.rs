@@ -8,6 +8,7 @@
 
 pub mod action;
 pub mod campaign;
+pub mod catalog;
 pub mod dice;
 pub mod entity;
 pub mod event;
@@ -16,12 +17,15 @@ pub mod manifest;
 pub mod params;
 pub mod plugin;
 pub mod pool;
+pub mod render;
 pub mod sandbox;
+pub mod scenario;
 pub mod script_error;
 pub mod store;
 pub mod table;
 pub mod traits;
 pub mod tx;
+pub mod verify;
 pub mod view;
 pub mod visibility;
 

@@ -34,6 +34,8 @@ pub enum ParamType {
     Entity,
     /// A trait of the entity named by the parameter `entity` (optionally of `category`).
     Trait,
+    /// A token pool: `name` or `entity.name`.
+    Pool,
     /// A list of `of`.
     List,
     /// A map from names to `of`.
@@ -305,6 +307,20 @@ fn validate_value(
                 })?;
             Ok(Value::String(t.name.clone()))
         }
+        ParamType::Pool => {
+            let s = as_text(value).ok_or_else(|| err(path, format!("expected a pool, got {value}")))?;
+            let r = crate::pool::PoolRef::parse(&s).map_err(|m| err(path, m))?;
+            // An entity's pool may be named by the entity's display name.
+            let r = match &r.entity {
+                Some(e) => match table.resolve(e).filter(|e| role.sees(e.visibility, e.owner.as_deref())) {
+                    Some(ent) => crate::pool::PoolRef { entity: Some(ent.id.clone()), name: r.name.clone() },
+                    None => return Err(err(path, format!("there is no \"{e}\" on the table"))),
+                },
+                None => r,
+            };
+            table.pool(&r).map_err(|_| err(path, format!("there is no pool \"{s}\"")))?;
+            Ok(Value::String(r.to_string()))
+        }
         ParamType::List => {
             let item = spec.item().ok_or_else(|| err(path, "list parameter without 'of'"))?;
             let items: Vec<Value> = match value {
@@ -420,6 +436,14 @@ pub fn choices(spec: &ParamSpec, table: &Table, role: &Role, owned_only: bool) -
                 .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
                 .filter(|e| !owned_only || role.is_gm() || e.owner.as_deref() == role.player())
                 .map(|e| EntityChoice { id: e.id.clone(), name: e.name.clone() })
+                .collect(),
+        }),
+        ParamType::Pool => Some(Choices::Options {
+            values: table
+                .pools
+                .keys()
+                .cloned()
+                .chain(table.entities.values().filter(|e| role.sees(e.visibility, e.owner.as_deref())).flat_map(|e| e.pools.keys().map(move |p| format!("{}.{p}", e.id))))
                 .collect(),
         }),
         ParamType::Trait => {

@@ -10,7 +10,7 @@
 
 use crate::host::{self, Handle};
 use crate::manifest::{Manifest, ManifestError};
-use crate::sandbox::{self, Limits, Ran, ScriptFiles};
+use crate::sandbox::{self, Limits, ScriptFiles};
 use crate::script_error::{FnFiles, ScriptError, ScriptErrorKind};
 use crate::tx::Tx;
 use rhai::{CallFnOptions, Dynamic, Engine, EvalAltResult, Position, Scope, AST};
@@ -178,12 +178,39 @@ impl Plugin {
     /// Runs `calls` in order in one sandboxed run, each `fn(t, args…)`, stopping at the first
     /// failure. The last call's return value is the result.
     pub fn call(&self, tx: Tx, calls: Vec<(String, Vec<Dynamic>)>) -> Result<CallOutcome, PluginError> {
-        let engine = self.engine.clone();
-        let ast = self.ast.clone();
-        let fn_files = self.fn_files.clone();
+        let ran = sandbox::run(&self.limits, || self.call_here(tx, calls)).map_err(PluginError::Engine)?;
+        let (tx, result) = ran.value;
+        Ok(CallOutcome { tx, result, log: ran.log })
+    }
+
+    /// Runs the same calls `n` times on one script thread, each on its own transaction from
+    /// `make_tx(i)` and with a fresh time budget; returns each run's transaction and result.
+    pub fn call_repeated(
+        &self,
+        n: u64,
+        make_tx: impl Fn(u64) -> Tx + Send + Sync,
+        calls: Vec<(String, Vec<Dynamic>)>,
+    ) -> Result<Vec<(Tx, Result<serde_json::Value, ScriptError>)>, PluginError> {
+        let ran = sandbox::run(&self.limits, || {
+            (0..n)
+                .map(|i| {
+                    sandbox::rearm(&self.limits);
+                    self.call_here(make_tx(i), calls.clone())
+                })
+                .collect::<Vec<_>>()
+        })
+        .map_err(PluginError::Engine)?;
+        Ok(ran.value)
+    }
+
+    /// Runs calls on the current (script) thread.
+    fn call_here(&self, tx: Tx, calls: Vec<(String, Vec<Dynamic>)>) -> (Tx, Result<serde_json::Value, ScriptError>) {
+        let engine = &self.engine;
+        let ast = &self.ast;
+        let fn_files = &self.fn_files;
         let entry = self.manifest.entry.clone();
         let hooks = self.manifest.hooks.clone();
-        let ran: Ran<(Tx, Result<serde_json::Value, ScriptError>)> = sandbox::run(&self.limits, move || {
+        {
             let handle = Handle::new(tx, hooks);
             let mut result = Ok(serde_json::Value::Null);
             for (function, args) in calls {
@@ -191,14 +218,14 @@ impl Plugin {
                 all.extend(args);
                 let mut scope = Scope::new();
                 let options = CallFnOptions::new().eval_ast(true).rewind_scope(true);
-                let r: Result<Dynamic, Box<EvalAltResult>> = engine.call_fn_with_options(options, &mut scope, &ast, &function, all);
+                let r: Result<Dynamic, Box<EvalAltResult>> = engine.call_fn_with_options(options, &mut scope, ast, &function, all);
                 let default_file = fn_files.get(&function).cloned().unwrap_or_else(|| entry.clone());
                 match r {
                     Ok(value) => {
                         result = Ok(rhai::serde::from_dynamic::<serde_json::Value>(&value).unwrap_or_else(|_| serde_json::Value::String(value.to_string())));
                     }
                     Err(e) => {
-                        let mut err = ScriptError::from_eval(&e, &fn_files, &default_file);
+                        let mut err = ScriptError::from_eval(&e, fn_files, &default_file);
                         if err.trace.first().map(String::as_str) != Some(function.as_str()) && !matches!(*e, EvalAltResult::ErrorFunctionNotFound(..)) {
                             err.trace.insert(0, function.clone());
                         }
@@ -212,10 +239,7 @@ impl Plugin {
                 }
             }
             (handle.into_tx(), result)
-        })
-        .map_err(PluginError::Engine)?;
-        let (tx, result) = ran.value;
-        Ok(CallOutcome { tx, result, log: ran.log })
+        }
     }
 }
 
@@ -227,6 +251,23 @@ struct Compiled {
     functions: HashSet<(String, usize)>,
 }
 
+/// Line and column of `fn NAME` in a script (1-based; 0 when not found).
+fn find_fn(text: &str, name: &str) -> (usize, usize) {
+    for (i, line) in text.lines().enumerate() {
+        let mut rest = line;
+        let mut offset = 0;
+        while let Some(at) = rest.find("fn ") {
+            let after = rest[at + 3..].trim_start();
+            if after.starts_with(name) && after[name.len()..].trim_start().starts_with('(') {
+                return (i + 1, line[..offset + at].chars().count() + 1);
+            }
+            offset += at + 3;
+            rest = &rest[at + 3..];
+        }
+    }
+    (0, 0)
+}
+
 fn compile(manifest: Manifest, source: &PluginSource, house_rules: &[HouseRule], limits: &Limits) -> Result<Compiled, PluginError> {
     let mut files = source.scripts();
     for h in house_rules {
@@ -234,6 +275,7 @@ fn compile(manifest: Manifest, source: &PluginSource, house_rules: &[HouseRule],
     }
     let mut engine = sandbox::engine(limits, Arc::new(files));
     host::register(&mut engine);
+    let host_methods = host::method_names(&engine);
 
     let mut problems = Vec::new();
     let mut ordered: Vec<(String, &str)> = Vec::new();
@@ -258,6 +300,7 @@ fn compile(manifest: Manifest, source: &PluginSource, house_rules: &[HouseRule],
 
     let mut merged: Option<AST> = None;
     let mut fn_files = FnFiles::new();
+    let mut shadowing = HashSet::new();
     for (name, text) in &ordered {
         if text.len() > limits.max_script_bytes {
             problems.push(Problem::Script(ScriptError::new(
@@ -273,6 +316,22 @@ fn compile(manifest: Manifest, source: &PluginSource, house_rules: &[HouseRule],
                 ast.set_source(name.clone());
                 for f in ast.iter_functions() {
                     fn_files.insert(f.name.to_string(), name.clone());
+                    if host_methods.contains(f.name) && shadowing.insert(f.name.to_string()) {
+                        // Rhai would call this script function for `t.NAME(...)`, hiding the
+                        // host method from every script of the plugin.
+                        let (line, col) = find_fn(text, f.name);
+                        problems.push(Problem::Script(ScriptError {
+                            kind: ScriptErrorKind::Syntax,
+                            file: name.clone(),
+                            line,
+                            column: col,
+                            message: format!(
+                                "fn {}: this name belongs to the host method t.{}(…); rename the function (an action keeps its name with function = \"…\" in plugin.toml)",
+                                f.name, f.name
+                            ),
+                            trace: vec![],
+                        }));
+                    }
                 }
                 merged = Some(match merged {
                     None => ast,

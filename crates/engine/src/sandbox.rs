@@ -157,6 +157,11 @@ impl ModuleResolver for PluginFiles {
     }
 }
 
+/// Gives the current script thread a fresh time budget (between runs of a batch).
+pub fn rearm(limits: &Limits) {
+    DEADLINE.set(Some(Instant::now() + limits.deadline));
+}
+
 /// Output of a script run: the value and what the script printed.
 pub struct Ran<T> {
     pub value: T,

@@ -214,11 +214,11 @@ impl Store {
 
     /// Appends an event (and optionally a snapshot, and layer sources to put in force) in one
     /// transaction.
-    pub fn append(&mut self, row: &Row, snapshot: Option<&Table>, sources: Option<(&str, &[(String, String)])>) -> Result<(), StoreError> {
+    pub fn append(&mut self, row: &Row, snapshot: Option<&str>, sources: &[(&str, &[(String, String)])]) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
-        if let Some((layer, files)) = sources {
+        for (layer, files) in sources {
             tx.execute("DELETE FROM sources WHERE layer = ?1", [layer])?;
-            for (path, content) in files {
+            for (path, content) in files.iter() {
                 let hash = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(content.as_bytes()));
                 tx.execute("INSERT OR IGNORE INTO blobs (hash, content) VALUES (?1, ?2)", params![hash, content])?;
                 tx.execute("INSERT INTO sources (layer, path, hash) VALUES (?1, ?2, ?3)", params![layer, path, hash])?;
@@ -228,8 +228,7 @@ impl Store {
             "INSERT INTO events (seq, hash, header, items, commitments) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![row.seq as i64, row.hash, row.header, row.items, row.commitments],
         )?;
-        if let Some(t) = snapshot {
-            let state = serde_json::to_string(t).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        if let Some(state) = snapshot {
             tx.execute("INSERT OR REPLACE INTO snapshots (seq, state) VALUES (?1, ?2)", params![row.seq as i64, state])?;
         }
         tx.commit()?;
@@ -259,6 +258,16 @@ impl Store {
         Ok(())
     }
 
+    /// Calls `f` with (seq, hash, header, commitments) of each event, without reading items.
+    pub fn each_header(&self, mut f: impl FnMut(u64, Vec<u8>, String, Vec<u8>) -> Result<(), StoreError>) -> Result<(), StoreError> {
+        let mut s = self.conn.prepare("SELECT seq, hash, header, commitments FROM events ORDER BY seq")?;
+        let mut rows = s.query([])?;
+        while let Some(r) = rows.next()? {
+            f(r.get::<_, i64>(0)? as u64, r.get(1)?, r.get(2)?, r.get(3)?)?;
+        }
+        Ok(())
+    }
+
     /// One event row.
     pub fn event(&self, seq: u64) -> Result<Option<Row>, StoreError> {
         Ok(self
@@ -269,17 +278,16 @@ impl Store {
             .optional()?)
     }
 
-    /// The latest snapshot at or before `seq`.
-    pub fn snapshot_before(&self, seq: u64) -> Result<Option<(u64, Table)>, StoreError> {
+    /// The latest snapshot at or before `seq`, as stored (JSON text).
+    pub fn snapshot_before(&self, seq: u64) -> Result<Option<(u64, String)>, StoreError> {
         let row: Option<(i64, String)> =
             self.conn.query_row("SELECT seq, state FROM snapshots WHERE seq <= ?1 ORDER BY seq DESC LIMIT 1", [seq as i64], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
-        match row {
-            None => Ok(None),
-            Some((s, state)) => {
-                let t = serde_json::from_str(&state).map_err(|e| StoreError::Corrupt(format!("snapshot at event {s} does not parse: {e}")))?;
-                Ok(Some((s as u64, t)))
-            }
-        }
+        Ok(row.map(|(s, t)| (s as u64, t)))
+    }
+
+    /// Parses a stored snapshot.
+    pub fn parse_snapshot(seq: u64, text: &str) -> Result<Table, StoreError> {
+        serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("the snapshot at event {seq} does not parse: {e}")))
     }
 
     /// Sequence numbers of all snapshots.

@@ -135,8 +135,14 @@ impl Tx {
         self.items.push(Item::new(Body::Param { name: name.to_string(), value }, visibility, None, label));
     }
 
+    /// Records what the action returned. It is for the actor (and the GM): the public story
+    /// is the narration, so a result may hold what only the actor should see.
     pub fn record_result(&mut self, value: Value) {
-        self.items.push(Item::new(Body::Result { value }, Visibility::Public, None, None));
+        let (visibility, owner) = match &self.role {
+            Role::Gm => (Visibility::Gm, None),
+            Role::Player(p) => (Visibility::Owner, Some(p.clone())),
+        };
+        self.items.push(Item::new(Body::Result { value }, visibility, owner, None));
     }
 
     // ---- settings -------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 mod entities;
 mod info;
 mod pools;
+pub mod reference;
 mod rolls;
 
 use crate::manifest::Hooks;
@@ -75,6 +76,16 @@ pub fn register(engine: &mut Engine) {
     entities::register(engine);
     pools::register(engine);
     rolls::register(engine);
+}
+
+/// Names of the host methods registered on `engine` (scripts must not reuse them).
+pub fn method_names(engine: &Engine) -> std::collections::HashSet<String> {
+    engine
+        .gen_fn_signatures(false)
+        .into_iter()
+        .filter(|sig| sig.contains("Table"))
+        .filter_map(|sig| sig.split('(').next().map(|n| n.trim().to_string()))
+        .collect()
 }
 
 /// Registers one function with its parameter names and a doc comment (a macro, because the

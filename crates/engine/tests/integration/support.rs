@@ -52,7 +52,7 @@ pub fn plugin(extra_manifest: &str, extra_rules: &str) -> PluginSource {
 pub fn campaign(source: &PluginSource) -> Campaign {
     Campaign::create(
         None,
-        NewCampaign { name: "test".into(), ruleset: source, settings: IndexMap::new(), seed: Some(1), limits: Default::default() },
+        NewCampaign { name: "test".into(), ruleset: source, settings: IndexMap::new(), seed: Some(1), limits: Default::default(), house_rules: vec![] },
     )
     .expect("the test campaign is created")
 }

@@ -28,7 +28,7 @@ fn a_failing_action_changes_neither_state_nor_file() {
     let source = plugin(HALFWAY, HALFWAY_RULES);
     let mut c = Campaign::create(
         Some(&path),
-        NewCampaign { name: "tx".into(), ruleset: &source, settings: IndexMap::new(), seed: Some(7), limits: Default::default() },
+        NewCampaign { name: "tx".into(), ruleset: &source, settings: IndexMap::new(), seed: Some(7), limits: Default::default(), house_rules: vec![] },
     )
     .unwrap();
     c.act(&Role::Gm, "make", &params(json!({"name": "Frody"})), None).unwrap();
@@ -57,7 +57,7 @@ fn a_committed_action_survives_reopening() {
     let source = plugin("", "");
     let mut c = Campaign::create(
         Some(&path),
-        NewCampaign { name: "tx".into(), ruleset: &source, settings: IndexMap::new(), seed: Some(7), limits: Default::default() },
+        NewCampaign { name: "tx".into(), ruleset: &source, settings: IndexMap::new(), seed: Some(7), limits: Default::default(), house_rules: vec![] },
     )
     .unwrap();
     c.act(&Role::Gm, "make", &params(json!({"name": "Frody", "owner": "bo"})), None).unwrap();

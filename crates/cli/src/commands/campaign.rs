@@ -1,0 +1,211 @@
+//! Campaign commands: rulesets, new, actions, act, view, log, verify.
+
+use super::{key_values, role, Outcome};
+use crate::output::{self, Created, Failure};
+use crate::rulesets;
+use houserule_engine::dice::Forced;
+use houserule_engine::params::Choices;
+use houserule_engine::store::Store;
+use houserule_engine::view::View;
+use houserule_engine::{render, verify as verification, Campaign, NewCampaign};
+use std::path::Path;
+
+pub fn rulesets(json: bool) -> Outcome {
+    let catalog = rulesets::catalog();
+    if json {
+        output::json(&catalog.rulesets);
+    } else {
+        for r in &catalog.rulesets {
+            let from = match &r.origin {
+                houserule_engine::catalog::Origin::Folder(p) => p.display().to_string(),
+                houserule_engine::catalog::Origin::BuiltIn => "built in".into(),
+            };
+            println!("{:<18} {:<36} {:<8} {from}", r.id, r.name, r.version);
+        }
+        for (dir, why) in &catalog.skipped {
+            eprintln!("skipped {}: {why}", dir.display());
+        }
+    }
+    Ok(true)
+}
+
+pub fn open(file: &Path) -> Result<Campaign, Failure> {
+    Campaign::open(file).map_err(Failure::from)
+}
+
+pub fn new(json: bool, file: &Path, ruleset: &str, seed: Option<u64>, settings: &[String], name: Option<String>) -> Outcome {
+    let catalog = rulesets::catalog();
+    let r = catalog.get(ruleset).ok_or_else(|| {
+        let ids: Vec<&str> = catalog.rulesets.iter().map(|r| r.id.as_str()).collect();
+        Failure::new("unknown_ruleset", format!("there is no ruleset '{ruleset}' (rulesets: {})", ids.join(", ")))
+    })?;
+    let settings = key_values(settings, "--set")?.into_iter().collect();
+    let name = name.unwrap_or_else(|| file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default());
+    let c = Campaign::create(Some(file), NewCampaign { name, ruleset: &r.source, settings, seed, limits: Default::default(), house_rules: vec![] })?;
+    if json {
+        output::json(&Created { path: file.to_path_buf(), campaign: c.info() });
+    } else {
+        let info = c.info();
+        println!("created {} — {} on {} {}", file.display(), info.name, info.ruleset.name, info.ruleset.version);
+        println!("dice seed commitment: {}", info.seed_commitment);
+        for (k, v) in &c.table().settings {
+            println!("  {k} = {}", render::value(v));
+        }
+    }
+    Ok(true)
+}
+
+pub fn actions(json: bool, file: &Path, who: &str) -> Outcome {
+    let c = open(file)?;
+    let forms = c.actions(&role(who)?);
+    if json {
+        output::json(&forms);
+        return Ok(true);
+    }
+    let mut group = None;
+    for f in &forms {
+        if f.group != group {
+            if let Some(g) = &f.group {
+                println!("\n{g}");
+            }
+            group = f.group.clone();
+        }
+        println!("  {}  — {}", f.name, f.label);
+        for p in &f.params {
+            let ty = format!("{:?}", p.spec.ty).to_lowercase();
+            let opt = if p.spec.optional || p.spec.default.is_some() { " (optional)" } else { "" };
+            let choices = match &p.choices {
+                Some(Choices::Options { values }) if !values.is_empty() => format!(": {}", values.join(" | ")),
+                Some(Choices::Entities { values }) if !values.is_empty() => {
+                    format!(": {}", values.iter().map(|e| e.id.as_str()).collect::<Vec<_>>().join(" | "))
+                }
+                _ => String::new(),
+            };
+            println!("      --param {}=<{ty}>{opt}{choices}", p.name);
+        }
+    }
+    Ok(true)
+}
+
+pub fn act(json: bool, file: &Path, action: &str, who: &str, params: &[String], dice: Option<&str>) -> Outcome {
+    let mut c = open(file)?;
+    let raw = key_values(params, "--param")?;
+    let forced = match dice {
+        Some(d) => Some(Forced::parse_list(d).map_err(|e| Failure::new("dice", format!("--dice: {e}")))?),
+        None => None,
+    };
+    let out = c.act(&role(who)?, action, &raw, forced)?;
+    if json {
+        output::json(&out);
+    } else {
+        println!("{}", render::entry(&out.event));
+        for line in &out.script_log {
+            println!("  [script] {line}");
+        }
+    }
+    Ok(true)
+}
+
+pub fn view(json: bool, file: &Path, who: &str) -> Outcome {
+    let c = open(file)?;
+    let v = c.view(&role(who)?);
+    if json {
+        output::json(&v);
+    } else {
+        print_view(&v);
+    }
+    Ok(true)
+}
+
+fn print_view(v: &View) {
+    use houserule_engine::render::value;
+    println!("{} — {} {} (seen by {}), round {}, {} events", v.campaign.name, v.campaign.ruleset.name, v.campaign.ruleset.version, v.viewer, v.round, v.campaign.events);
+    let pool = |name: &str, p: &houserule_engine::view::PoolView| -> String {
+        let label = p.label.clone().unwrap_or_else(|| name.replace('_', " "));
+        match (p.count, p.empty) {
+            (Some(n), _) => format!("{label}: {n}{}", p.cap.map(|c| format!("/{c}")).unwrap_or_default()),
+            (None, Some(true)) => format!("{label}: empty"),
+            (None, Some(false)) => format!("{label}: not empty"),
+            (None, None) => format!("{label}: (not shown)"),
+        }
+    };
+    if !v.pools.is_empty() {
+        println!("pools: {}", v.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · "));
+    }
+    for (k, val) in &v.vars {
+        println!("{k}: {}", value(val));
+    }
+    for e in v.entities.values() {
+        let owner = e.owner.as_ref().map(|o| format!(" ({o})")).unwrap_or_default();
+        println!("\n{} [{}]{owner}", e.name, e.kind);
+        for (k, val) in &e.fields {
+            println!("  {k}: {}", value(val));
+        }
+        if !e.pools.is_empty() {
+            println!("  {}", e.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · "));
+        }
+        if !e.traits.is_empty() {
+            let traits: Vec<String> = e
+                .traits
+                .iter()
+                .map(|t| {
+                    let mut s = t.name.clone();
+                    if let Some(r) = t.rating {
+                        s.push_str(&format!(" {r}"));
+                    }
+                    if t.state != houserule_engine::traits::TraitState::Active {
+                        s.push_str(&format!(" [{:?}]", t.state).to_lowercase());
+                    }
+                    s
+                })
+                .collect();
+            println!("  traits: {}", traits.join(", "));
+        }
+    }
+}
+
+pub fn log(json: bool, file: &Path, who: &str, from: u64) -> Outcome {
+    let c = open(file)?;
+    let entries = c.log(&role(who)?, from)?;
+    if json {
+        output::json(&entries);
+    } else {
+        for e in &entries {
+            println!("{}", render::entry(e));
+        }
+    }
+    Ok(true)
+}
+
+pub fn verify(json: bool, file: &Path) -> Outcome {
+    // Only the store is opened: a file whose rules no longer load can still be verified.
+    let store = match Store::open(file) {
+        Ok(s) => s,
+        Err(e) => {
+            let report = verification::VerifyReport {
+                ok: false,
+                events: 0,
+                head: String::new(),
+                rolls_recomputed: 0,
+                rolls_forced: 0,
+                checks: vec![verification::Check { name: "open".into(), ok: false, detail: e.to_string(), event: None }],
+            };
+            if json {
+                output::json(&report);
+            } else {
+                println!("FAILED open: {e}");
+            }
+            return Ok(false);
+        }
+    };
+    let report = verification::verify(&store, &verification::own_seeds(&store));
+    if json {
+        output::json(&report);
+    } else {
+        for c in &report.checks {
+            println!("{} {:<9} {}", if c.ok { "ok    " } else { "FAILED" }, c.name, c.detail);
+        }
+        println!("{}: {} events, head {}", if report.ok { "verified" } else { "NOT verified" }, report.events, report.head);
+    }
+    Ok(report.ok)
+}

@@ -1,0 +1,66 @@
+//! `houserule roll`.
+
+use super::Outcome;
+use crate::output::{self, Failure, RollStats, Rolled};
+use houserule_engine::campaign::{fresh_seed, seed_from_number};
+use houserule_engine::dice::{self, Forced, RollSource, SeededStream};
+use std::collections::BTreeMap;
+
+pub const MAX_TIMES: u32 = 100_000;
+
+pub fn roll(json: bool, expr: &str, seed: Option<u64>, faces: Option<&str>, times: u32) -> Outcome {
+    if times == 0 || times > MAX_TIMES {
+        return Err(Failure::new("bad_param", format!("--times must be 1 to {MAX_TIMES}")));
+    }
+    let parsed = dice::parse(expr).map_err(|e| Failure::new("dice", format!("'{expr}': {e}")))?;
+    let mut rolls = Vec::new();
+    match faces {
+        Some(list) => {
+            let list = Forced::parse_list(list).map_err(|e| Failure::new("dice", format!("--dice: {e}")))?;
+            let mut forced = Forced::new(list);
+            for _ in 0..times {
+                rolls.push(dice::roll(&parsed, &mut forced, RollSource::Forced).map_err(|e| Failure::new("dice", e.to_string()))?);
+            }
+            forced.finish().map_err(|e| Failure::new("dice", e.to_string()))?;
+        }
+        None => {
+            let seed = seed.map(seed_from_number).unwrap_or_else(fresh_seed);
+            for counter in 0..u64::from(times) {
+                let mut stream = SeededStream::for_roll(&seed, counter);
+                rolls.push(dice::roll(&parsed, &mut stream, RollSource::Generated { counter }).map_err(|e| Failure::new("dice", e.to_string()))?);
+            }
+        }
+    }
+    let totals: Vec<i64> = rolls.iter().map(|r| r.successes.unwrap_or(r.total)).collect();
+    let mut histogram: BTreeMap<i64, u64> = BTreeMap::new();
+    for t in &totals {
+        *histogram.entry(*t).or_default() += 1;
+    }
+    let stats = RollStats {
+        min: totals.iter().copied().min().unwrap_or(0),
+        max: totals.iter().copied().max().unwrap_or(0),
+        mean: totals.iter().sum::<i64>() as f64 / totals.len() as f64,
+        histogram: histogram.into_iter().collect(),
+    };
+    if json {
+        rolls.truncate(1000);
+        output::json(&Rolled { expr: parsed.source.clone(), times, rolls, stats });
+        return Ok(true);
+    }
+    if times <= 20 {
+        for r in &rolls {
+            println!("{}", r.summary());
+        }
+    }
+    if times > 1 {
+        println!("{times} rolls of {}: min {}, max {}, mean {:.2}", parsed.source, stats.min, stats.max, stats.mean);
+        if times > 20 {
+            let most = stats.histogram.iter().map(|(_, n)| *n).max().unwrap_or(1);
+            for (total, n) in &stats.histogram {
+                let bar = "█".repeat(((*n as f64 / most as f64) * 40.0).round() as usize);
+                println!("{total:>6} {:>6.2}% {bar}", *n as f64 * 100.0 / times as f64);
+            }
+        }
+    }
+    Ok(true)
+}

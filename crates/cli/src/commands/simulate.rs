@@ -1,0 +1,96 @@
+//! `houserule simulate`: run an action many times and summarise its results.
+
+use super::{key_values, role, Outcome};
+use crate::output::{self, Failure, Simulated, Summary};
+use houserule_engine::scenario::{self, Scenario};
+use houserule_engine::{Limits, Plugin, PluginSource};
+use indexmap::IndexMap;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+pub const MAX_TIMES: u64 = 1_000_000;
+
+#[allow(clippy::too_many_arguments)]
+pub fn simulate(json: bool, dir: &Path, action: &str, setup: Option<&Path>, who: &str, params: &[String], times: u64, seed: u64) -> Outcome {
+    if times == 0 || times > MAX_TIMES {
+        return Err(Failure::new("bad_param", format!("--times must be 1 to {MAX_TIMES}")));
+    }
+    let limits = Limits::default();
+    let source = PluginSource::from_dir(dir, &limits).map_err(|e| Failure::new("invalid_plugin", e.to_string()))?;
+    Plugin::load(&source, &[], &limits).map_err(|e| Failure::new("invalid_plugin", e.to_string()))?;
+    let setup = match setup {
+        Some(p) => {
+            let text = std::fs::read_to_string(p).map_err(|e| Failure::new("io", format!("{}: {e}", p.display())))?;
+            let mut s = Scenario::parse(&p.display().to_string(), &text).map_err(|e| Failure::new("bad_file", e.to_string()))?;
+            s.load_house_rules(p.parent().unwrap_or(Path::new(".")), &p.display().to_string()).map_err(|e| Failure::new("bad_file", e.to_string()))?;
+            s
+        }
+        None => Scenario { name: "simulation".into(), description: None, seed: None, settings: IndexMap::new(), house_rules: vec![], loaded_house_rules: vec![], steps: vec![] },
+    };
+    let campaign = scenario::prepare(&setup, &source, &limits).map_err(|m| Failure::new("setup", m))?;
+    let raw = key_values(params, "--param")?;
+    let results = campaign.simulate(&role(who)?, action, &raw, seed, times)?;
+    let summary = summarise(&results);
+    let out = Simulated { action: action.to_string(), times, seed, results: summary };
+    if json {
+        output::json(&out);
+        return Ok(true);
+    }
+    println!("{times} runs of {action} (seed {seed}):");
+    for (key, s) in &out.results {
+        match s {
+            Summary::Flag { yes, rate } => println!("  {key}: true {yes} times ({:.3}%)", rate * 100.0),
+            Summary::Number { min, max, mean, .. } => println!("  {key}: min {min}, max {max}, mean {mean:.4}"),
+            Summary::Text { counts } => {
+                let parts: Vec<String> = counts.iter().map(|(v, n)| format!("{v} {:.2}%", *n as f64 * 100.0 / times as f64)).collect();
+                println!("  {key}: {}", parts.join(", "));
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Summarises each key of the results (a result that is not a map counts as key "result").
+fn summarise(results: &[Value]) -> IndexMap<String, Summary> {
+    let mut columns: IndexMap<String, Vec<&Value>> = IndexMap::new();
+    for r in results {
+        match r {
+            Value::Object(m) => {
+                for (k, v) in m {
+                    columns.entry(k.clone()).or_default().push(v);
+                }
+            }
+            other => columns.entry("result".into()).or_default().push(other),
+        }
+    }
+    columns
+        .into_iter()
+        .map(|(k, vals)| {
+            let n = vals.len() as f64;
+            let s = if vals.iter().all(|v| v.is_boolean()) {
+                let yes = vals.iter().filter(|v| v.as_bool() == Some(true)).count() as u64;
+                Summary::Flag { yes, rate: yes as f64 / n }
+            } else if vals.iter().all(|v| v.is_number()) {
+                let xs: Vec<f64> = vals.iter().filter_map(|v| v.as_f64()).collect();
+                let mut hist: BTreeMap<i64, u64> = BTreeMap::new();
+                for x in &xs {
+                    *hist.entry(x.round() as i64).or_default() += 1;
+                }
+                Summary::Number {
+                    min: xs.iter().copied().fold(f64::INFINITY, f64::min),
+                    max: xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                    mean: xs.iter().sum::<f64>() / n,
+                    histogram: hist.into_iter().collect(),
+                }
+            } else {
+                let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+                for v in &vals {
+                    *counts.entry(houserule_engine::render::value(v)).or_default() += 1;
+                }
+                Summary::Text { counts: counts.into_iter().collect() }
+            };
+            (k, s)
+        })
+        .collect()
+}

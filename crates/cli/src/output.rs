@@ -1,0 +1,159 @@
+//! What commands print: the `--json` shapes (each has a schema in `schemas/`) and the one way
+//! errors are reported.
+
+use houserule_engine::catalog::Ruleset;
+use houserule_engine::dice::Roll;
+use houserule_engine::scenario::ScenarioReport;
+use houserule_engine::view::{ActionForm, CampaignInfo, LogEntry, RulesetInfo, View};
+use houserule_engine::verify::VerifyReport;
+use houserule_engine::{ErrorReport, Outcome};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// `houserule new`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Created {
+    pub path: PathBuf,
+    pub campaign: CampaignInfo,
+}
+
+/// Summary statistics of repeated rolls.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct RollStats {
+    pub min: i64,
+    pub max: i64,
+    pub mean: f64,
+    /// How often each total came up, lowest first: [total, count].
+    pub histogram: Vec<(i64, u64)>,
+}
+
+/// `houserule roll`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Rolled {
+    pub expr: String,
+    pub times: u32,
+    /// The rolls (the first 1000 when there are more).
+    pub rolls: Vec<Roll>,
+    pub stats: RollStats,
+}
+
+/// A problem found by `houserule check`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Diagnostic {
+    pub file: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    pub message: String,
+    /// `file:line:col: message`, as printed.
+    pub text: String,
+}
+
+/// `houserule check`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Checked {
+    pub ok: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<RulesetInfo>,
+    pub actions: usize,
+    pub scripts: Vec<String>,
+    pub scenarios: usize,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// `houserule test`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Tested {
+    pub ok: bool,
+    pub passed: usize,
+    pub failed: usize,
+    pub scenarios: Vec<ScenarioReport>,
+}
+
+/// `houserule demo`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Demo {
+    pub path: PathBuf,
+    pub campaign: CampaignInfo,
+    pub log: Vec<LogEntry>,
+}
+
+/// A summary of one key of simulated results.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Summary {
+    /// true/false results: how many were true, and the rate.
+    Flag { yes: u64, rate: f64 },
+    /// Numbers: range, mean and how often each (rounded) value came up.
+    Number { min: f64, max: f64, mean: f64, histogram: Vec<(i64, u64)> },
+    /// Anything else: how often each value came up.
+    Text { counts: Vec<(String, u64)> },
+}
+
+/// `houserule simulate`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Simulated {
+    pub action: String,
+    pub times: u64,
+    pub seed: u64,
+    pub results: indexmap::IndexMap<String, Summary>,
+}
+
+/// Any command that failed, under `--json`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Failed {
+    pub error: ErrorReport,
+}
+
+/// Every `--json` shape, by schema file name.
+pub fn schemas() -> Vec<(&'static str, schemars::schema::RootSchema)> {
+    use schemars::schema_for;
+    vec![
+        ("plugin-manifest.schema.json", schema_for!(houserule_engine::manifest::Manifest)),
+        ("scenario.schema.json", schema_for!(houserule_engine::scenario::Scenario)),
+        ("rulesets.schema.json", schema_for!(Vec<Ruleset>)),
+        ("new.schema.json", schema_for!(Created)),
+        ("actions.schema.json", schema_for!(Vec<ActionForm>)),
+        ("act.schema.json", schema_for!(Outcome)),
+        ("view.schema.json", schema_for!(View)),
+        ("log.schema.json", schema_for!(Vec<LogEntry>)),
+        ("verify.schema.json", schema_for!(VerifyReport)),
+        ("roll.schema.json", schema_for!(Rolled)),
+        ("check.schema.json", schema_for!(Checked)),
+        ("test.schema.json", schema_for!(Tested)),
+        ("demo.schema.json", schema_for!(Demo)),
+        ("simulate.schema.json", schema_for!(Simulated)),
+        ("error.schema.json", schema_for!(Failed)),
+    ]
+}
+
+/// A command failure: the report, and whether it was the user's input or the file.
+#[derive(Debug)]
+pub struct Failure(pub ErrorReport);
+
+impl Failure {
+    pub fn new(code: &str, message: impl Into<String>) -> Failure {
+        Failure(ErrorReport { code: code.into(), message: message.into(), param: None, script: None })
+    }
+}
+
+impl From<houserule_engine::ActError> for Failure {
+    fn from(e: houserule_engine::ActError) -> Self {
+        Failure(e.report())
+    }
+}
+
+impl From<houserule_engine::CampaignError> for Failure {
+    fn from(e: houserule_engine::CampaignError) -> Self {
+        Failure(e.report())
+    }
+}
+
+/// Prints a value as pretty JSON.
+pub fn json<T: Serialize>(value: &T) {
+    println!("{}", serde_json::to_string_pretty(value).expect("outputs serialise"));
+}

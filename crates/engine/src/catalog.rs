@@ -1,0 +1,97 @@
+//! The rulesets a user can start a campaign on.
+//!
+//! A catalog is built from plugin folders (each sub-folder with a `plugin.toml`) searched in
+//! order, then from rulesets built into the program; the first ruleset found with an id wins,
+//! so an installed or edited copy takes precedence over the built-in one. Reading a folder
+//! only reads text: nothing runs until a campaign loads the plugin in the sandbox.
+
+use crate::manifest::Manifest;
+use crate::plugin::{PluginSource, MANIFEST};
+use crate::sandbox::Limits;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Where a ruleset was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "path")]
+pub enum Origin {
+    /// A plugin folder on disk.
+    Folder(PathBuf),
+    /// Built into this program.
+    BuiltIn,
+}
+
+/// A ruleset in the catalog.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Ruleset {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    pub origin: Origin,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub source: PluginSource,
+}
+
+/// The rulesets available.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    pub rulesets: Vec<Ruleset>,
+    /// Folders that could not be read as plugins, with why (shown, never fatal).
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+impl Catalog {
+    /// Scans `folders` (each holding plugin folders) in order, then adds `built_in`.
+    pub fn scan(folders: &[PathBuf], built_in: Vec<PluginSource>, limits: &Limits) -> Catalog {
+        let mut c = Catalog::default();
+        for folder in folders {
+            let Ok(entries) = std::fs::read_dir(folder) else { continue };
+            let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join(MANIFEST).is_file()).collect();
+            dirs.sort();
+            for dir in dirs {
+                match PluginSource::from_dir(&dir, limits) {
+                    Ok(source) => c.add(source, Origin::Folder(dir)),
+                    Err(e) => c.skipped.push((dir, e.to_string())),
+                }
+            }
+        }
+        for source in built_in {
+            c.add(source, Origin::BuiltIn);
+        }
+        c
+    }
+
+    fn add(&mut self, source: PluginSource, origin: Origin) {
+        let Some(text) = source.manifest_text() else { return };
+        match Manifest::parse(MANIFEST, text) {
+            Ok(m) if !self.rulesets.iter().any(|r| r.id == m.id) => self.rulesets.push(Ruleset {
+                id: m.id,
+                name: m.name,
+                version: m.version,
+                description: m.description,
+                origin,
+                source,
+            }),
+            Ok(_) => {}
+            Err(e) => {
+                if let Origin::Folder(p) = origin {
+                    self.skipped.push((p, e.to_string()));
+                }
+            }
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Ruleset> {
+        self.rulesets.iter().find(|r| r.id == id)
+    }
+}
+
+/// Finds the repository's `plugins/` folder by walking up from `start` (a development build
+/// runs from `target/…`).
+pub fn find_repo_plugins(start: &Path) -> Option<PathBuf> {
+    start.ancestors().map(|a| a.join("plugins")).find(|p| p.join("generic").join(MANIFEST).is_file())
+}

@@ -1,0 +1,223 @@
+//! Verifying a campaign file: is this the log as it was played?
+//!
+//! [`verify`] runs every check and reports each one, so a failure says which check and which
+//! event: SQLite's integrity check; the schema version; the hash chain, recomputing each
+//! event's hash from its header and from every item (so an edited, deleted or reordered event,
+//! or an edited item, is found); a replay of all changes compared with every stored snapshot;
+//! and the dice — generated rolls must use consecutive counters (none skipped or redone), and
+//! where the seed is known each roll is recomputed from it and must match face for face.
+
+use crate::campaign::{fold_items, seed_commitment};
+use crate::dice::{self, RollSource, SeededStream};
+use crate::event::{self, Body, Hash, GENESIS};
+use crate::store::{Store, SCHEMA_VERSION};
+use crate::table::Table;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// The result of one check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Check {
+    /// `integrity`, `schema`, `chain`, `replay` or `dice`.
+    pub name: String,
+    pub ok: bool,
+    pub detail: String,
+    /// The first event the check failed at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<u64>,
+}
+
+/// The result of verifying a file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VerifyReport {
+    pub ok: bool,
+    pub events: u64,
+    /// Hex hash of the last event that checked out.
+    pub head: String,
+    /// Generated rolls recomputed from a known seed.
+    pub rolls_recomputed: u64,
+    /// Rolls typed in or given in advance (marked forced; not recomputable).
+    pub rolls_forced: u64,
+    pub checks: Vec<Check>,
+}
+
+fn pass(name: &str, detail: impl Into<String>) -> Check {
+    Check { name: name.into(), ok: true, detail: detail.into(), event: None }
+}
+
+fn fail(name: &str, event: Option<u64>, detail: impl Into<String>) -> Check {
+    Check { name: name.into(), ok: false, detail: detail.into(), event }
+}
+
+/// Seeds known to the verifier, by their commitment.
+pub type KnownSeeds = HashMap<String, [u8; 32]>;
+
+/// Runs every check on an open store.
+pub fn verify(store: &Store, seeds: &KnownSeeds) -> VerifyReport {
+    let mut checks = Vec::new();
+    match store.integrity_check() {
+        Ok(problems) if problems.is_empty() => checks.push(pass("integrity", "SQLite reports the file sound")),
+        Ok(problems) => checks.push(fail("integrity", None, problems.join("; "))),
+        Err(e) => checks.push(fail("integrity", None, e.to_string())),
+    }
+    match store.meta("schema_version") {
+        Ok(Some(v)) if v.parse::<i64>().ok() == Some(SCHEMA_VERSION) => checks.push(pass("schema", format!("schema version {v}"))),
+        Ok(v) => checks.push(fail("schema", None, format!("schema version {v:?}; this build writes {SCHEMA_VERSION}"))),
+        Err(e) => checks.push(fail("schema", None, e.to_string())),
+    }
+
+    let snapshots: Vec<u64> = store.snapshot_seqs().unwrap_or_default();
+    let mut state = Walk { prev: GENESIS, seq: 0, table: Table::default(), next_counter: 0, recomputed: 0, forced: 0, seed: None };
+    let mut chain_fail: Option<Check> = None;
+    let mut replay_fail: Option<Check> = None;
+    let mut dice_fail: Option<Check> = None;
+    let result = store.each_event(1, |row| {
+        if chain_fail.is_some() {
+            return Ok(());
+        }
+        let seq = row.seq;
+        if seq != state.seq + 1 {
+            chain_fail = Some(fail("chain", Some(state.seq + 1), format!("event {} is missing (the next stored event is {seq})", state.seq + 1)));
+            return Ok(());
+        }
+        let header = match row.parse_header() {
+            Ok(h) => h,
+            Err(e) => {
+                chain_fail = Some(fail("chain", Some(seq), e.to_string()));
+                return Ok(());
+            }
+        };
+        let items = match row.parse_items() {
+            Ok(i) => i,
+            Err(e) => {
+                chain_fail = Some(fail("chain", Some(seq), e.to_string()));
+                return Ok(());
+            }
+        };
+        if header.seq != seq || header.prev != hex::encode(state.prev) {
+            chain_fail = Some(fail("chain", Some(seq), format!("event {seq} does not follow event {} (it was moved or replaced)", state.seq)));
+            return Ok(());
+        }
+        let mut commitments = Vec::with_capacity(items.len() * 32);
+        for (i, item) in items.iter().enumerate() {
+            match item.commitment(i) {
+                Ok(c) => commitments.extend_from_slice(&c),
+                Err(e) => {
+                    chain_fail = Some(fail("chain", Some(seq), format!("event {seq}: {e}")));
+                    return Ok(());
+                }
+            }
+        }
+        if commitments != row.commitments {
+            chain_fail = Some(fail("chain", Some(seq), format!("event {seq} was edited: its items no longer match what was recorded")));
+            return Ok(());
+        }
+        let hash = event::event_hash(&state.prev, seq, &row.header, &commitments);
+        if hash.as_slice() != row.hash.as_slice() {
+            chain_fail = Some(fail("chain", Some(seq), format!("event {seq} was edited: its hash does not match")));
+            return Ok(());
+        }
+        state.prev = hash;
+        state.seq = seq;
+
+        if let Some(d) = header.detail.as_ref().and_then(|d| d.get("seed_commitment")).and_then(|v| v.as_str()) {
+            state.seed = seeds.get(d).copied();
+        }
+        if dice_fail.is_none() {
+            dice_fail = state.check_rolls(seq, &items);
+        }
+        if replay_fail.is_none() {
+            if let Err(m) = fold_items(&mut state.table, &items) {
+                replay_fail = Some(fail("replay", Some(seq), format!("event {seq} does not apply to the state before it: {m}")));
+            } else if snapshots.contains(&seq) {
+                let replayed = serde_json::to_string(&state.table).expect("tables serialise");
+                match store.snapshot_before(seq) {
+                    Ok(Some((s, snap))) if s == seq && snap != replayed => {
+                        replay_fail = Some(fail("replay", Some(seq), format!("the snapshot at event {seq} differs from replaying the log")));
+                    }
+                    Err(e) => replay_fail = Some(fail("replay", Some(seq), e.to_string())),
+                    _ => {}
+                }
+                let digest = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(replayed.as_bytes()));
+                if replay_fail.is_none() && header.state.as_deref() != Some(digest.as_str()) {
+                    replay_fail = Some(fail("replay", Some(seq), format!("event {seq} records a state digest that replaying the log does not give")));
+                }
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        chain_fail.get_or_insert_with(|| fail("chain", None, e.to_string()));
+    }
+    let events = state.seq;
+    checks.push(chain_fail.unwrap_or_else(|| pass("chain", format!("{events} events, each hash recomputed from its header and items"))));
+    checks.push(replay_fail.unwrap_or_else(|| pass("replay", format!("all changes apply in order; {} snapshot(s) match", snapshots.len()))));
+    checks.push(dice_fail.unwrap_or_else(|| {
+        pass(
+            "dice",
+            format!("generated rolls use consecutive counters; {} recomputed from the seed, {} forced", state.recomputed, state.forced),
+        )
+    }));
+    if events == 0 {
+        checks.push(fail("chain", None, "the file has no events"));
+    }
+    VerifyReport {
+        ok: checks.iter().all(|c| c.ok),
+        events,
+        head: hex::encode(state.prev),
+        rolls_recomputed: state.recomputed,
+        rolls_forced: state.forced,
+        checks,
+    }
+}
+
+struct Walk {
+    prev: Hash,
+    seq: u64,
+    table: Table,
+    next_counter: u64,
+    recomputed: u64,
+    forced: u64,
+    seed: Option<[u8; 32]>,
+}
+
+impl Walk {
+    fn check_rolls(&mut self, seq: u64, items: &[event::Item]) -> Option<Check> {
+        for item in items {
+            let Some(Body::Roll { roll }) = &item.body else { continue };
+            match roll.source {
+                RollSource::Forced => self.forced += 1,
+                RollSource::Generated { counter } => {
+                    if counter != self.next_counter {
+                        let what = if counter > self.next_counter { "skipped" } else { "used again (a redone roll)" };
+                        return Some(fail("dice", Some(seq), format!("roll counter {} was {what}: event {seq} has counter {counter}", self.next_counter)));
+                    }
+                    self.next_counter = counter + 1;
+                    if let Some(seed) = &self.seed {
+                        let expected = dice::parse(&roll.expr)
+                            .ok()
+                            .and_then(|e| dice::roll(&e, &mut SeededStream::for_roll(seed, counter), RollSource::Generated { counter }).ok());
+                        let same = expected.as_ref().is_some_and(|e| e.dice().map(|d| d.face).eq(roll.dice().map(|d| d.face)));
+                        if !same {
+                            return Some(fail("dice", Some(seq), format!("event {seq}: roll {counter} ({}) does not match the committed seed", roll.expr)));
+                        }
+                        self.recomputed += 1;
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The seeds a file itself holds (the GM's copy keeps its seed).
+pub fn own_seeds(store: &Store) -> KnownSeeds {
+    let mut out = KnownSeeds::new();
+    if let Ok(Some(s)) = store.secret("seed") {
+        if let Some(seed) = event::parse_hash(&s) {
+            out.insert(seed_commitment(&seed), seed);
+        }
+    }
+    out
+}
