@@ -34,3 +34,24 @@ pub use campaign::{Campaign, CampaignError, NewCampaign, Outcome};
 pub use plugin::{HouseRule, Plugin, PluginError, PluginSource};
 pub use sandbox::Limits;
 pub use visibility::{Role, Visibility};
+
+/// Implements `JsonSchema` for a type serialised as a string, with a pattern and description.
+macro_rules! string_schema {
+    ($ty:ty, $name:literal, $pattern:literal, $doc:literal) => {
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> String {
+                $name.to_string()
+            }
+            fn json_schema(_: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+                schemars::schema::SchemaObject {
+                    instance_type: Some(schemars::schema::InstanceType::String.into()),
+                    metadata: Some(Box::new(schemars::schema::Metadata { description: Some($doc.to_string()), ..Default::default() })),
+                    string: Some(Box::new(schemars::schema::StringValidation { pattern: Some($pattern.to_string()), ..Default::default() })),
+                    ..Default::default()
+                }
+                .into()
+            }
+        }
+    };
+}
+pub(crate) use string_schema;

@@ -522,9 +522,9 @@ impl Manifest {
                 self.validate_params(&format!("{f}.fields"), &p.fields)?;
             }
             ParamType::Entity => {
-                if let Some(k) = &p.kind {
+                for (field, k) in p.kind.iter().map(|k| ("kind", k)).chain(p.kinds.iter().map(|k| ("kinds", k))) {
                     if !self.kinds.contains_key(k) {
-                        return Err((format!("{f}.kind"), format!("'{k}' is not an entity kind of this plugin")));
+                        return Err((format!("{f}.{field}"), format!("'{k}' is not an entity kind of this plugin")));
                     }
                 }
             }

@@ -76,6 +76,12 @@ pub struct ParamSpec {
     /// For `entity`: the entity kind required.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+    /// For `entity`: any of these kinds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<String>,
+    /// The rule a refusal of this parameter names, such as "TRAITS" or "MAD".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
     /// For `trait`: the parameter (or record field) that names the entity owning the trait.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entity: Option<String>,
@@ -94,7 +100,7 @@ pub struct ParamSpec {
     pub max_items: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_len: Option<usize>,
-    /// The value is the GM's secret: only the GM sees it in the log.
+    /// A secret value: in the log, only the GM and the player who gave it see it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret: bool,
 }
@@ -111,6 +117,8 @@ impl ParamSpec {
             max: None,
             options: vec![],
             kind: None,
+            kinds: vec![],
+            rule: None,
             entity: None,
             category: None,
             of: None,
@@ -132,6 +140,8 @@ impl ParamSpec {
                 max: self.max,
                 options: self.options.clone(),
                 kind: self.kind.clone(),
+                kinds: self.kinds.clone(),
+                rule: self.rule.clone(),
                 entity: self.entity.clone(),
                 category: self.category.clone(),
                 max_len: self.max_len,
@@ -143,14 +153,25 @@ impl ParamSpec {
 
 /// A parameter that failed validation.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("parameter '{param}': {message}")]
+#[error("{}", self.describe())]
 pub struct ParamError {
     pub param: String,
     pub message: String,
+    /// The rule the parameter's spec names, if any.
+    pub rule: Option<String>,
+}
+
+impl ParamError {
+    fn describe(&self) -> String {
+        match &self.rule {
+            Some(rule) => format!("{rule}: {} (parameter '{}')", self.message, self.param),
+            None => format!("parameter '{}': {}", self.param, self.message),
+        }
+    }
 }
 
 fn err(param: &str, message: impl Into<String>) -> ParamError {
-    ParamError { param: param.to_string(), message: message.into() }
+    ParamError { param: param.to_string(), message: message.into(), rule: None }
 }
 
 /// Validates raw values against declared parameters and returns the normalised values.
@@ -202,7 +223,12 @@ fn validate_object(
             }
             Some(v) => v.clone(),
         };
-        let v = validate_value(spec, &value, table, role, &path, &out)?;
+        let v = validate_value(spec, &value, table, role, &path, &out).map_err(|mut e| {
+            if e.rule.is_none() {
+                e.rule = spec.rule.clone().or_else(|| spec.item().and_then(|i| i.rule));
+            }
+            e
+        })?;
         out.insert(name.clone(), v);
     }
     // Keep the declared order.
@@ -286,6 +312,9 @@ fn validate_value(
                 if &e.kind != kind {
                     return Err(err(path, format!("\"{}\" is a {}, not a {kind}", e.name, e.kind)));
                 }
+            }
+            if !spec.kinds.is_empty() && !spec.kinds.contains(&e.kind) {
+                return Err(err(path, format!("\"{}\" is a {}, not one of: {}", e.name, e.kind, spec.kinds.join(", "))));
             }
             Ok(Value::String(e.id.clone()))
         }
@@ -433,6 +462,7 @@ pub fn choices(spec: &ParamSpec, table: &Table, role: &Role, owned_only: bool) -
                 .entities
                 .values()
                 .filter(|e| spec.kind.as_ref().is_none_or(|k| &e.kind == k))
+                .filter(|e| spec.kinds.is_empty() || spec.kinds.contains(&e.kind))
                 .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
                 .filter(|e| !owned_only || role.is_gm() || e.owner.as_deref() == role.player())
                 .map(|e| EntityChoice { id: e.id.clone(), name: e.name.clone() })
@@ -539,6 +569,13 @@ mod tests {
         assert!(e.message.contains("is a challenge, not a character"), "{e}");
         let e = validate(&s, json!({"character": "gandolf", "attack": "", "n": 8}).as_object().unwrap(), &t, &Role::Gm).unwrap_err();
         assert_eq!(e.to_string(), "parameter 'n': 8 is above the maximum of 7");
+        let ruled = specs(r#"character = { type = "entity" }
+            attack = { type = "list", of = "trait", entity = "character", rule = "TRAITS" }
+            target = { type = "entity", kinds = ["challenge", "objective"] }"#);
+        let e = validate(&ruled, json!({"character": "gandolf", "attack": "Levitate", "target": "goblins"}).as_object().unwrap(), &t, &Role::Gm).unwrap_err();
+        assert_eq!(e.to_string(), "TRAITS: Gandolf has no trait \"Levitate\" (parameter 'attack[1]')", "a refusal names the rule");
+        let e = validate(&ruled, json!({"character": "gandolf", "attack": "", "target": "gandolf"}).as_object().unwrap(), &t, &Role::Gm).unwrap_err();
+        assert!(e.message.contains("not one of: challenge, objective"), "{e}");
         let e = validate(&s, json!({"character": "gandolf", "attack": "", "n": 1, "x": 2}).as_object().unwrap(), &t, &Role::Gm).unwrap_err();
         assert!(e.message.contains("unknown parameter"), "{e}");
         let e = validate(&s, json!({"attack": "", "n": 1}).as_object().unwrap(), &t, &Role::Gm).unwrap_err();

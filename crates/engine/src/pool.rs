@@ -219,13 +219,14 @@ pub fn transfer(
 }
 
 /// A pool's address: a table pool by name (`momentum`) or an entity's pool (`gandolf.hero`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
-#[schemars(with = "String")]
 pub struct PoolRef {
     pub entity: Option<String>,
     pub name: String,
 }
+
+crate::string_schema!(PoolRef, "PoolRef", "^([^.]+\\.)?[^.]+$", "A pool: NAME (a table pool) or ENTITY.NAME");
 
 impl PoolRef {
     pub fn parse(text: &str) -> Result<PoolRef, String> {

@@ -28,6 +28,7 @@ pub fn change(c: &Change) -> String {
         }
         Change::Remove { id } => format!("{id} leaves the table"),
         Change::Rename { id, name } => format!("{id} is now called {name}"),
+        Change::SetVisibility { id, visibility } => format!("{id} is now {visibility}"),
         Change::SetOwner { id, owner } => match owner {
             Some(o) => format!("{id} now belongs to {o}"),
             None => format!("{id} belongs to nobody"),
@@ -87,7 +88,7 @@ pub fn entry(e: &LogEntry) -> String {
     let params: Vec<String> = e
         .items
         .iter()
-        .filter_map(|i| match &i.body {
+        .filter_map(|i| match i.body() {
             Some(Body::Param { name, value: v }) if !v.is_null() => Some(format!("{name}={}", value(v))),
             _ => None,
         })
@@ -96,7 +97,11 @@ pub fn entry(e: &LogEntry) -> String {
         lines.push(format!("  with {}", params.join("; ")));
     }
     for i in &e.items {
-        match (&i.body, &i.hidden) {
+        let hidden = match i {
+            crate::view::LogItem::Hidden { hidden, .. } => Some(hidden),
+            _ => None,
+        };
+        match (i.body(), hidden) {
             (Some(Body::Roll { roll }), _) => {
                 let label = roll.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default();
                 lines.push(format!("  roll {label}{}", roll.summary()));

@@ -227,7 +227,7 @@ pub fn run(file: &str, scenario: &Scenario, source: &PluginSource, limits: &Limi
         }
         if let Some(e) = &entry {
             let gm_entry = campaign.log(&Role::Gm, e.seq).ok().and_then(|l| l.into_iter().next());
-            let lines: Vec<String> = gm_entry.iter().flat_map(|e| e.items.iter()).filter_map(|i| match &i.body {
+            let lines: Vec<String> = gm_entry.iter().flat_map(|e| e.items.iter()).filter_map(|i| match i.body() {
                 Some(Body::Say { text }) => Some(text.clone()),
                 _ => None,
             }).collect();
@@ -334,14 +334,14 @@ fn seen(thing: &str, view: &Value, log: Option<&LogEntry>) -> Option<String> {
             if let Some(v) = lookup(view, &path).filter(|v| !v.is_null()) {
                 return Some(format!("its count {v} is in the view"));
             }
-            items.iter().find_map(|i| match &i.body {
+            items.iter().find_map(|i| match i.body() {
                 Some(Body::Change { change: crate::table::Change::Pool { pool: p, after, .. } }) if p.to_string() == name => {
                     Some(format!("the log shows it changed to {}", after.values().sum::<i64>()))
                 }
                 _ => None,
             })
         }
-        "param" => items.iter().find_map(|i| match &i.body {
+        "param" => items.iter().find_map(|i| match i.body() {
             Some(Body::Param { name: n, value }) if n == name => Some(format!("the log shows it as {value}")),
             _ => None,
         }),
@@ -350,7 +350,7 @@ fn seen(thing: &str, view: &Value, log: Option<&LogEntry>) -> Option<String> {
             if let Some(v) = lookup(view, &format!("entities.{e}.fields.{f}")) {
                 return Some(format!("the view shows {v}"));
             }
-            items.iter().find_map(|i| match &i.body {
+            items.iter().find_map(|i| match i.body() {
                 Some(Body::Change { change: crate::table::Change::Field { entity, field, value, .. } }) if entity == e && field == f => {
                     Some(format!("the log shows {}", value.clone().unwrap_or(Value::Null)))
                 }
@@ -361,18 +361,18 @@ fn seen(thing: &str, view: &Value, log: Option<&LogEntry>) -> Option<String> {
             if let Some(v) = lookup(view, &format!("vars.{name}")) {
                 return Some(format!("the view shows {v}"));
             }
-            items.iter().find_map(|i| match &i.body {
+            items.iter().find_map(|i| match i.body() {
                 Some(Body::Change { change: crate::table::Change::Var { name: n, value, .. } }) if n == name => {
                     Some(format!("the log shows {}", value.clone().unwrap_or(Value::Null)))
                 }
                 _ => None,
             })
         }
-        "roll" => items.iter().find_map(|i| match &i.body {
+        "roll" => items.iter().find_map(|i| match i.body() {
             Some(Body::Roll { roll }) if roll.label.as_deref() == Some(name) => Some(format!("the log shows {}", roll.summary())),
             _ => None,
         }),
-        "say" => items.iter().find_map(|i| match &i.body {
+        "say" => items.iter().find_map(|i| match i.body() {
             Some(Body::Say { text }) if text.contains(name) => Some(format!("the log says \"{text}\"")),
             _ => None,
         }),

@@ -44,6 +44,8 @@ pub enum Change {
     Remove { id: String },
     Rename { id: String, name: String },
     SetOwner { id: String, owner: Option<String> },
+    /// Changes who may see an entity.
+    SetVisibility { id: String, visibility: Visibility },
     /// Sets (or, with no value, removes) a field.
     Field { entity: String, field: String, value: Option<Value>, visibility: Visibility },
     /// Adds a trait, or replaces the trait of the same name.
@@ -119,6 +121,11 @@ impl Table {
         match change {
             Change::Create { entity } => (entity.visibility, entity.owner.clone()),
             Change::Remove { id } | Change::Rename { id, .. } | Change::SetOwner { id, .. } => of_entity(id),
+            // Those who could see it before, or can now, learn of the change.
+            Change::SetVisibility { id, visibility } => {
+                let (v, o) = of_entity(id);
+                (v.min(*visibility), o)
+            }
             Change::Field { entity, visibility, .. } => {
                 let (v, o) = of_entity(entity);
                 (v.stricter(*visibility), o)
@@ -172,6 +179,7 @@ impl Table {
             }
             Change::Rename { id, name } => self.entity_mut(id)?.name = name.clone(),
             Change::SetOwner { id, owner } => self.entity_mut(id)?.owner = owner.clone(),
+            Change::SetVisibility { id, visibility } => self.entity_mut(id)?.visibility = *visibility,
             Change::Field { entity, field, value, visibility } => {
                 let e = self.entity_mut(entity)?;
                 match value {

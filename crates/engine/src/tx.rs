@@ -130,9 +130,14 @@ impl Tx {
         self.items.push(Item::new(Body::Say { text: text.into() }, visibility, owner, label));
     }
 
+    /// Records a parameter. A secret one is seen only by the GM and the player who typed it.
     pub fn record_param(&mut self, name: &str, value: Value, secret: bool) {
-        let (visibility, label) = if secret { (Visibility::Gm, Some(format!("{name} (the GM's secret)"))) } else { (Visibility::Public, None) };
-        self.items.push(Item::new(Body::Param { name: name.to_string(), value }, visibility, None, label));
+        let (visibility, owner) = match (&self.role, secret) {
+            (_, false) => (Visibility::Public, None),
+            (Role::Gm, true) => (Visibility::Gm, None),
+            (Role::Player(p), true) => (Visibility::Owner, Some(p.clone())),
+        };
+        self.items.push(Item::new(Body::Param { name: name.to_string(), value }, visibility, owner, None));
     }
 
     /// Records what the action returned. It is for the actor (and the GM): the public story
@@ -412,10 +417,7 @@ impl Tx {
         for (mark, cmp) in &opts.marks {
             roll.mark(mark, *cmp);
         }
-        let label = (opts.visibility != Visibility::Public).then(|| match &roll.label {
-            Some(l) => format!("a secret roll ({l})"),
-            None => "a secret roll".to_string(),
-        });
+        let label = (opts.visibility != Visibility::Public).then(|| "a secret roll".to_string());
         self.items.push(Item::new(Body::Roll { roll: roll.clone() }, opts.visibility, opts.owner, label));
         Ok(roll)
     }

@@ -130,13 +130,27 @@ pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
 
 /// One log item as a viewer sees it: the body, or only a public label.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct LogItem {
-    pub visibility: Visibility,
-    #[serde(default, skip_serializing_if = "Option::is_none", flatten)]
-    pub body: Option<Body>,
-    /// For an item the viewer may not see: what may be known of it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hidden: Option<String>,
+#[serde(untagged)]
+pub enum LogItem {
+    Shown {
+        visibility: Visibility,
+        #[serde(flatten)]
+        body: Body,
+    },
+    Hidden {
+        visibility: Visibility,
+        /// What may be known of an item the viewer may not see.
+        hidden: String,
+    },
+}
+
+impl LogItem {
+    pub fn body(&self) -> Option<&Body> {
+        match self {
+            LogItem::Shown { body, .. } => Some(body),
+            LogItem::Hidden { .. } => None,
+        }
+    }
 }
 
 /// One event as a viewer sees it.
@@ -161,10 +175,9 @@ pub fn log_entry(header: &Header, items: &[Item], hash: &str, role: &Role) -> Lo
     let items = items
         .iter()
         .filter_map(|i| {
-            if role.sees(i.visibility, i.owner.as_deref()) && i.body.is_some() {
-                Some(LogItem { visibility: i.visibility, body: i.body.clone(), hidden: None })
-            } else {
-                i.label.as_ref().map(|l| LogItem { visibility: i.visibility, body: None, hidden: Some(l.clone()) })
+            match &i.body {
+                Some(body) if role.sees(i.visibility, i.owner.as_deref()) => Some(LogItem::Shown { visibility: i.visibility, body: body.clone() }),
+                _ => i.label.as_ref().map(|l| LogItem::Hidden { visibility: i.visibility, hidden: l.clone() }),
             }
         })
         .collect();

@@ -52,13 +52,14 @@ impl fmt::Display for Visibility {
 }
 
 /// The person acting or viewing: the GM, or a player by name.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
-#[schemars(with = "String")]
 pub enum Role {
     Gm,
     Player(String),
 }
+
+crate::string_schema!(Role, "Role", "^(gm|player:.+)$", "gm, or player:NAME");
 
 impl Role {
     /// Parses `gm` or `player:NAME`.

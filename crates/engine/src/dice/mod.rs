@@ -43,14 +43,15 @@ impl DiceError {
 }
 
 /// The kind of die: numbered faces 1..=N, a Fudge die (−1, 0, +1) or a percentile die (1..=100).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
-#[schemars(with = "String")]
 pub enum Sides {
     Number(u32),
     Fudge,
     Percentile,
 }
+
+crate::string_schema!(Sides, "Sides", "^d([0-9]+|F|%)$", "The kind of die: d6, d20, dF (Fudge) or d% (percentile)");
 
 impl Sides {
     pub fn min(self) -> i64 {

@@ -19,8 +19,19 @@ fn entity_map(e: &Entity) -> Map {
     m
 }
 
+/// A trait for scripts: every key present (`rating`, `category`, `note` may be `()`; `tags` is
+/// always an array).
 fn trait_map(t: &Trait) -> Dynamic {
-    to_dynamic(&serde_json::to_value(t).expect("traits serialise"))
+    to_dynamic(&serde_json::json!({
+        "name": t.name,
+        "rating": t.rating,
+        "category": t.category,
+        "state": t.state,
+        "uses": t.uses,
+        "tags": t.tags,
+        "visibility": t.visibility,
+        "note": t.note,
+    }))
 }
 
 fn trait_from(name: &str, opts: &Map) -> Fallible<Trait> {
@@ -127,6 +138,15 @@ pub(super) fn register(engine: &mut Engine) {
             tx.change(crate::table::Change::SetOwner { id: id.to_string(), owner })
         })
     });
+    reg!(engine, "set_visibility", &["t: Table", "id: String", "visibility: String"], "Changes who may see an entity: public, owner, gm or hidden (a GM-only NPC revealed, say).", |h: &mut Handle, id: &str, vis: &str| -> Fallible<()> {
+        let v = visibility(vis)?;
+        h.with(|tx| {
+            if tx.entity(id)?.visibility == v {
+                return Ok(());
+            }
+            tx.change(crate::table::Change::SetVisibility { id: id.to_string(), visibility: v })
+        })
+    });
     reg!(engine, "name", &["t: Table", "id: String", "String"], "An entity's display name.", |h: &mut Handle, id: &str| -> Fallible<String> { h.with(|tx| Ok(tx.entity(id)?.name.clone())) });
     reg!(engine, "kind", &["t: Table", "id: String", "String"], "An entity's kind.", |h: &mut Handle, id: &str| -> Fallible<String> { h.with(|tx| Ok(tx.entity(id)?.kind.clone())) });
     reg!(engine, "owner", &["t: Table", "id: String", "?"], "The player who owns an entity, or ().", |h: &mut Handle, id: &str| -> Fallible<Dynamic> {
@@ -166,10 +186,10 @@ pub(super) fn register(engine: &mut Engine) {
     });
 
     // ---- table variables
-    reg!(engine, "var", &["t: Table", "name: String", "?"], "A table variable, or () when it is not set.", |h: &mut Handle, name: &str| {
+    reg!(engine, "get_var", &["t: Table", "name: String", "?"], "A table variable, or () when it is not set.", |h: &mut Handle, name: &str| {
         h.read(|tx| tx.table.vars.get(name).map(|f| to_dynamic(&f.value)).unwrap_or(Dynamic::UNIT))
     });
-    reg!(engine, "var", &["t: Table", "name: String", "default: ?", "?"], "A table variable, or `default` when it is not set.", |h: &mut Handle, name: &str, default: Dynamic| {
+    reg!(engine, "get_var", &["t: Table", "name: String", "default: ?", "?"], "A table variable, or `default` when it is not set.", |h: &mut Handle, name: &str, default: Dynamic| {
         h.read(|tx| tx.table.vars.get(name).map(|f| to_dynamic(&f.value)).unwrap_or(default))
     });
     reg!(engine, "set_var", &["t: Table", "name: String", "value: ?"], "Sets a table variable (public unless it was set with another visibility). () removes it.", |h: &mut Handle, name: &str, value: Dynamic| -> Fallible<()> {

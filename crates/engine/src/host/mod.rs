@@ -118,3 +118,22 @@ fn opt_string(d: &Dynamic) -> Option<String> {
         Some(d.to_string())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_host_method_can_be_called_from_a_script() {
+        let mut engine = crate::sandbox::engine(&Default::default(), Default::default());
+        register(&mut engine);
+        let names = method_names(&engine);
+        assert!(names.len() > 40, "the host API is registered");
+        for name in names {
+            let script = format!("fn probe(t) {{ t.{name}() }}");
+            if let Err(e) = engine.compile(&script) {
+                panic!("t.{name}(...) cannot be written in a script: {e}");
+            }
+        }
+    }
+}

@@ -6,15 +6,37 @@ use crate::tx::RollOptions;
 use crate::visibility::Visibility;
 use rhai::{Dynamic, Engine, Map, NativeCallContext};
 
-/// The script's view of a roll: the roll's JSON plus `faces` (kept faces) and `forced`.
+/// One die for scripts: every key present, so `d.exploded` is always a bool.
+fn die_json(d: &crate::dice::Die) -> serde_json::Value {
+    serde_json::json!({
+        "sides": d.sides.to_string(),
+        "face": d.face,
+        "kept": d.kept,
+        "exploded": d.exploded,
+        "bonus": d.bonus,
+        "success": d.success,
+        "marks": d.marks,
+    })
+}
+
+/// The script's view of a roll: `expr`, `label`, `total`, `successes` (or `()`), `faces` (kept
+/// faces in order), `dice` (every die, each with all its flags), `terms` and `forced`.
 pub fn roll_map(roll: &Roll) -> Dynamic {
-    let mut v = serde_json::to_value(roll).expect("rolls serialise");
-    if let Some(o) = v.as_object_mut() {
-        o.insert("faces".into(), roll.kept_faces().into());
-        o.insert("forced".into(), (roll.source == RollSource::Forced).into());
-        o.entry("successes").or_insert(serde_json::Value::Null);
-        o.entry("label").or_insert(serde_json::Value::Null);
-    }
+    let terms: Vec<serde_json::Value> = roll
+        .terms
+        .iter()
+        .map(|t| serde_json::json!({ "term": t.term, "value": t.value, "successes": t.successes, "dice": t.dice.iter().map(die_json).collect::<Vec<_>>() }))
+        .collect();
+    let v = serde_json::json!({
+        "expr": roll.expr,
+        "label": roll.label,
+        "total": roll.total,
+        "successes": roll.successes,
+        "faces": roll.kept_faces(),
+        "dice": roll.dice().map(die_json).collect::<Vec<_>>(),
+        "terms": terms,
+        "forced": roll.source == RollSource::Forced,
+    });
     to_dynamic(&v)
 }
 

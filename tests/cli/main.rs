@@ -1,0 +1,8 @@
+//! CLI contract tests: each command run as a user would, its `--json` output checked against
+//! the schema in `schemas/`, its exit status and its messages.
+
+mod campaign;
+mod plugins;
+mod rolls;
+mod schemas;
+mod support;

@@ -1,0 +1,83 @@
+//! check, test, simulate.
+
+use crate::support::{houserule, json, repo};
+
+fn copy_generic() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let src = repo().join("plugins/generic");
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::create_dir(dir.path().join("tests")).unwrap();
+    dir
+}
+
+#[test]
+fn check_accepts_a_good_plugin() {
+    let generic = repo().join("plugins/generic").display().to_string();
+    let v = json(&["check", &generic], 0, "check");
+    assert_eq!(v["plugin"]["id"], "generic");
+    assert!(v["scenarios"].as_u64().unwrap() >= 3);
+}
+
+#[test]
+fn check_reports_file_line_col() {
+    let dir = copy_generic();
+    let rules = dir.path().join("rules.rhai");
+    let text = std::fs::read_to_string(&rules).unwrap().replacen("fn narrate(t, p) {\n    t.say(p.text);", "fn narrate(t, p) {\n    t.say(p.text;", 1);
+    std::fs::write(&rules, text).unwrap();
+    let d = dir.path().display().to_string();
+    let r = houserule(&["check", &d]);
+    assert_eq!(r.code, 1);
+    let line = r.stdout.lines().next().unwrap_or_default();
+    assert!(line.starts_with("rules.rhai:") && line.split(':').nth(1).unwrap().parse::<usize>().is_ok(), "file:line:col: {}", r.stdout);
+    let v = json(&["check", &d], 1, "check");
+    let p = &v["problems"][0];
+    assert_eq!(p["file"], "rules.rhai");
+    assert!(p["line"].as_u64().unwrap() > 0 && p["column"].as_u64().unwrap() > 0, "{p}");
+
+    let manifest = dir.path().join("plugin.toml");
+    std::fs::write(&rules, std::fs::read_to_string(repo().join("plugins/generic/rules.rhai")).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&manifest).unwrap().replace("params.n = { type = \"int\", min = 1, max = 100000 }", "params.n = { type = \"number\" }");
+    std::fs::write(&manifest, text).unwrap();
+    let r = houserule(&["check", &d]);
+    assert_eq!(r.code, 1);
+    assert!(r.stdout.contains("plugin.toml:") && r.stdout.contains("actions.move_tokens.params.n.type"), "the manifest error names line and field: {}", r.stdout);
+}
+
+#[test]
+fn test_runs_scenarios_and_fails_when_one_fails() {
+    let generic = repo().join("plugins/generic").display().to_string();
+    let v = json(&["test", &generic], 0, "test");
+    assert_eq!(v["failed"], 0);
+    let dir = copy_generic();
+    std::fs::write(
+        dir.path().join("tests/wrong.toml"),
+        "name = \"wrong on purpose\"\n[[step]]\nact = \"roll\"\nparams = { expr = \"2d6\" }\ndice = [3, 4]\nresult = { total = 8 }\n",
+    )
+    .unwrap();
+    let d = dir.path().display().to_string();
+    let v = json(&["test", &d], 1, "test");
+    assert_eq!(v["failed"], 1);
+    assert_eq!(v["scenarios"][0]["failures"][0]["message"], "roll as gm: result.total: expected 8, got 7");
+}
+
+#[test]
+fn simulate_summarises_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("setup.toml");
+    std::fs::write(
+        &setup,
+        "name = \"setup\"\n[[step]]\nact = \"create_character\"\nparams = { name = \"Gandolf\", traits = [\"Magic\"] }\n[[step]]\nact = \"add_trait\"\nparams = { character = \"gandolf\", trait = \"Wizardry\", rating = 3 }\n",
+    )
+    .unwrap();
+    let generic = repo().join("plugins/generic").display().to_string();
+    let s = setup.display().to_string();
+    let v = json(&["simulate", &generic, "trait_roll", "--setup", &s, "-p", "character=gandolf", "-p", "trait=Wizardry", "-p", "target=15", "--times", "20000"], 0, "simulate");
+    let rate = v["results"]["success"]["rate"].as_f64().unwrap();
+    // d20 + 3 >= 15 means 12 or more on the d20: 9 faces in 20.
+    assert!((rate - 0.45).abs() < 0.015, "success rate {rate} should be about 0.45");
+}
