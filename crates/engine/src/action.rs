@@ -109,6 +109,24 @@ pub fn permitted(spec: &ActionSpec, name: &str, role: &Role, params: Option<&Map
     }
 }
 
+/// Checks who may act, then the parameters. For an owner's action, the owning entity is checked
+/// first, so a player acting for someone else's character hears that, not a parameter error.
+fn checked_params(spec: &ActionSpec, action: &str, role: &Role, raw: &Map<String, Value>, table: &Table) -> Result<Map<String, Value>, ActError> {
+    permitted(spec, action, role, None, table).map_err(|reason| ActError::Forbidden { reason })?;
+    if let Some(op) = spec.owner_param.as_ref().filter(|_| !role.is_gm()) {
+        if let (Some(op_spec), Some(v)) = (spec.params.get(op), raw.get(op)) {
+            let one: indexmap::IndexMap<String, params::ParamSpec> = [(op.clone(), op_spec.clone())].into_iter().collect();
+            let only: Map<String, Value> = [(op.clone(), v.clone())].into_iter().collect();
+            if let Ok(owner) = params::validate(&one, &only, table, role) {
+                permitted(spec, action, role, Some(&owner), table).map_err(|reason| ActError::Forbidden { reason })?;
+            }
+        }
+    }
+    let params = params::validate(&spec.params, raw, table, role)?;
+    permitted(spec, action, role, Some(&params), table).map_err(|reason| ActError::Forbidden { reason })?;
+    Ok(params)
+}
+
 /// Validates and runs an action over a copy of `table`.
 pub fn stage(plugin: &Plugin, table: &Table, role: &Role, action: &str, raw: &Map<String, Value>, dice: DiceSupply) -> Result<Staged, ActError> {
     let manifest = &plugin.manifest;
@@ -117,9 +135,7 @@ pub fn stage(plugin: &Plugin, table: &Table, role: &Role, action: &str, raw: &Ma
         action: action.to_string(),
         known: manifest.actions.keys().cloned().collect(),
     })?;
-    permitted(spec, action, role, None, table).map_err(|reason| ActError::Forbidden { reason })?;
-    let params = params::validate(&spec.params, raw, table, role)?;
-    permitted(spec, action, role, Some(&params), table).map_err(|reason| ActError::Forbidden { reason })?;
+    let params = checked_params(spec, action, role, raw, table)?;
 
     let mut tx = Tx::new(table.clone(), manifest.clone(), role.clone(), Some(action.to_string()), dice);
     for (name, value) in &params {
@@ -148,9 +164,7 @@ pub fn simulate(plugin: &Plugin, table: &Table, role: &Role, action: &str, raw: 
         action: action.to_string(),
         known: manifest.actions.keys().cloned().collect(),
     })?;
-    permitted(spec, action, role, None, table).map_err(|reason| ActError::Forbidden { reason })?;
-    let params = params::validate(&spec.params, raw, table, role)?;
-    permitted(spec, action, role, Some(&params), table).map_err(|reason| ActError::Forbidden { reason })?;
+    let params = checked_params(spec, action, role, raw, table)?;
     let p = to_dynamic(&Value::Object(params));
     let mut calls = Vec::new();
     if let Some(hook) = &manifest.hooks.before_action {

@@ -331,8 +331,8 @@ fn validate_value(
                 .filter(|t| spec.category.as_ref().is_none_or(|c| t.category.as_deref() == Some(c.as_str())))
                 .filter(|t| role.sees(e.visibility.stricter(t.visibility), e.owner.as_deref()))
                 .ok_or_else(|| {
-                    let what = spec.category.as_deref().map(|c| format!("{c} ")).unwrap_or_default();
-                    err(path, format!("{} has no {what}trait \"{s}\"", e.name))
+                    let which = spec.category.as_deref().map(|c| format!(" among its {c} traits")).unwrap_or_default();
+                    err(path, format!("{} has no trait \"{s}\"{which}", e.name))
                 })?;
             Ok(Value::String(t.name.clone()))
         }

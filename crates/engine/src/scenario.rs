@@ -93,7 +93,7 @@ pub struct Step {
     pub expect_as: IndexMap<String, IndexMap<String, Value>>,
     /// Per role, what that role must not see in its view or in this step's log entry:
     /// `pool:REF` (a pool's count), `param:NAME` (an action parameter), `field:ENTITY.FIELD`,
-    /// `var:NAME`, `roll:LABEL`, `say:TEXT`.
+    /// `var:NAME`, `trait:ENTITY.NAME`, `roll:LABEL`, `say:TEXT`. A logged removal is not a value.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub hidden_from: IndexMap<String, Vec<String>>,
 }
@@ -351,8 +351,8 @@ fn seen(thing: &str, view: &Value, log: Option<&LogEntry>) -> Option<String> {
                 return Some(format!("the view shows {v}"));
             }
             items.iter().find_map(|i| match i.body() {
-                Some(Body::Change { change: crate::table::Change::Field { entity, field, value, .. } }) if entity == e && field == f => {
-                    Some(format!("the log shows {}", value.clone().unwrap_or(Value::Null)))
+                Some(Body::Change { change: crate::table::Change::Field { entity, field, value: Some(v), .. } }) if entity == e && field == f => {
+                    Some(format!("the log shows {v}"))
                 }
                 _ => None,
             })
@@ -362,8 +362,23 @@ fn seen(thing: &str, view: &Value, log: Option<&LogEntry>) -> Option<String> {
                 return Some(format!("the view shows {v}"));
             }
             items.iter().find_map(|i| match i.body() {
-                Some(Body::Change { change: crate::table::Change::Var { name: n, value, .. } }) if n == name => {
-                    Some(format!("the log shows {}", value.clone().unwrap_or(Value::Null)))
+                Some(Body::Change { change: crate::table::Change::Var { name: n, value: Some(v), .. } }) if n == name => {
+                    Some(format!("the log shows {v}"))
+                }
+                _ => None,
+            })
+        }
+        "trait" => {
+            let (e, t) = name.split_once('.')?;
+            let in_view = lookup(view, &format!("entities.{e}.traits"))
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|x| x.get("name").and_then(Value::as_str).is_some_and(|n| n.eq_ignore_ascii_case(t))));
+            if in_view {
+                return Some("the view lists it".into());
+            }
+            items.iter().find_map(|i| match i.body() {
+                Some(Body::Change { change: crate::table::Change::Trait { entity, value } }) if entity == e && value.name.eq_ignore_ascii_case(t) => {
+                    Some("the log shows it".into())
                 }
                 _ => None,
             })
@@ -376,6 +391,6 @@ fn seen(thing: &str, view: &Value, log: Option<&LogEntry>) -> Option<String> {
             Some(Body::Say { text }) if text.contains(name) => Some(format!("the log says \"{text}\"")),
             _ => None,
         }),
-        _ => Some(format!("'{thing}' is not something a scenario can check (use pool:, param:, field:, var:, roll: or say:)")),
+        _ => Some(format!("'{thing}' is not something a scenario can check (use pool:, param:, field:, var:, trait:, roll: or say:)")),
     }
 }
