@@ -5,4 +5,5 @@ mod campaign;
 mod plugins;
 mod rolls;
 mod schemas;
+mod statistics;
 mod support;

@@ -181,7 +181,7 @@ pub fn simulate(plugin: &Plugin, table: &Table, role: &Role, action: &str, raw: 
         calls,
     )?;
     runs.into_iter()
-        .map(|(_, r)| match r {
+        .map(|r| match r {
             Ok(v) => Ok(v),
             Err(e) if e.kind == ScriptErrorKind::Refused => Err(ActError::Refused(e)),
             Err(e) => Err(ActError::Script(e)),

@@ -184,18 +184,18 @@ impl Plugin {
     }
 
     /// Runs the same calls `n` times on one script thread, each on its own transaction from
-    /// `make_tx(i)` and with a fresh time budget; returns each run's transaction and result.
+    /// `make_tx(i)` (dropped straight after) and with a fresh time budget; returns each result.
     pub fn call_repeated(
         &self,
         n: u64,
         make_tx: impl Fn(u64) -> Tx + Send + Sync,
         calls: Vec<(String, Vec<Dynamic>)>,
-    ) -> Result<Vec<(Tx, Result<serde_json::Value, ScriptError>)>, PluginError> {
+    ) -> Result<Vec<Result<serde_json::Value, ScriptError>>, PluginError> {
         let ran = sandbox::run(&self.limits, || {
             (0..n)
                 .map(|i| {
                     sandbox::rearm(&self.limits);
-                    self.call_here(make_tx(i), calls.clone())
+                    self.call_here(make_tx(i), calls.clone()).1
                 })
                 .collect::<Vec<_>>()
         })

@@ -22,16 +22,17 @@ fn entity_map(e: &Entity) -> Map {
 /// A trait for scripts: every key present (`rating`, `category`, `note` may be `()`; `tags` is
 /// always an array).
 fn trait_map(t: &Trait) -> Dynamic {
-    to_dynamic(&serde_json::json!({
-        "name": t.name,
-        "rating": t.rating,
-        "category": t.category,
-        "state": t.state,
-        "uses": t.uses,
-        "tags": t.tags,
-        "visibility": t.visibility,
-        "note": t.note,
-    }))
+    let opt = |v: Option<Dynamic>| v.unwrap_or(Dynamic::UNIT);
+    let mut m = Map::new();
+    m.insert("name".into(), t.name.clone().into());
+    m.insert("rating".into(), opt(t.rating.map(Dynamic::from)));
+    m.insert("category".into(), opt(t.category.clone().map(Dynamic::from)));
+    m.insert("state".into(), format!("{:?}", t.state).to_lowercase().into());
+    m.insert("uses".into(), Dynamic::from(INT::from(t.uses)));
+    m.insert("tags".into(), t.tags.iter().map(|s| Dynamic::from(s.clone())).collect::<Array>().into());
+    m.insert("visibility".into(), t.visibility.to_string().into());
+    m.insert("note".into(), opt(t.note.clone().map(Dynamic::from)));
+    m.into()
 }
 
 fn trait_from(name: &str, opts: &Map) -> Fallible<Trait> {

@@ -1,43 +1,53 @@
 //! Dice rolls, and the after-roll hook.
 
-use super::{opt_string, reg, to_dynamic, visibility, Fallible, Handle};
+use super::{opt_string, reg, visibility, Fallible, Handle};
 use crate::dice::{Cmp, Roll, RollSource};
 use crate::tx::RollOptions;
 use crate::visibility::Visibility;
 use rhai::{Dynamic, Engine, Map, NativeCallContext};
 
+fn opt<T: Into<Dynamic>>(v: Option<T>) -> Dynamic {
+    v.map(Into::into).unwrap_or(Dynamic::UNIT)
+}
+
 /// One die for scripts: every key present, so `d.exploded` is always a bool.
-fn die_json(d: &crate::dice::Die) -> serde_json::Value {
-    serde_json::json!({
-        "sides": d.sides.to_string(),
-        "face": d.face,
-        "kept": d.kept,
-        "exploded": d.exploded,
-        "bonus": d.bonus,
-        "success": d.success,
-        "marks": d.marks,
-    })
+fn die_map(d: &crate::dice::Die) -> Dynamic {
+    let mut m = Map::new();
+    m.insert("sides".into(), d.sides.to_string().into());
+    m.insert("face".into(), d.face.into());
+    m.insert("kept".into(), d.kept.into());
+    m.insert("exploded".into(), d.exploded.into());
+    m.insert("bonus".into(), d.bonus.into());
+    m.insert("success".into(), opt(d.success));
+    m.insert("marks".into(), d.marks.iter().map(|s| Dynamic::from(s.clone())).collect::<rhai::Array>().into());
+    m.into()
 }
 
 /// The script's view of a roll: `expr`, `label`, `total`, `successes` (or `()`), `faces` (kept
 /// faces in order), `dice` (every die, each with all its flags), `terms` and `forced`.
 pub fn roll_map(roll: &Roll) -> Dynamic {
-    let terms: Vec<serde_json::Value> = roll
+    let terms: rhai::Array = roll
         .terms
         .iter()
-        .map(|t| serde_json::json!({ "term": t.term, "value": t.value, "successes": t.successes, "dice": t.dice.iter().map(die_json).collect::<Vec<_>>() }))
+        .map(|t| {
+            let mut m = Map::new();
+            m.insert("term".into(), t.term.clone().into());
+            m.insert("value".into(), t.value.into());
+            m.insert("successes".into(), opt(t.successes));
+            m.insert("dice".into(), t.dice.iter().map(die_map).collect::<rhai::Array>().into());
+            Dynamic::from(m)
+        })
         .collect();
-    let v = serde_json::json!({
-        "expr": roll.expr,
-        "label": roll.label,
-        "total": roll.total,
-        "successes": roll.successes,
-        "faces": roll.kept_faces(),
-        "dice": roll.dice().map(die_json).collect::<Vec<_>>(),
-        "terms": terms,
-        "forced": roll.source == RollSource::Forced,
-    });
-    to_dynamic(&v)
+    let mut m = Map::new();
+    m.insert("expr".into(), roll.expr.clone().into());
+    m.insert("label".into(), opt(roll.label.clone()));
+    m.insert("total".into(), roll.total.into());
+    m.insert("successes".into(), opt(roll.successes));
+    m.insert("faces".into(), roll.kept_faces().into_iter().map(Dynamic::from).collect::<rhai::Array>().into());
+    m.insert("dice".into(), roll.dice().map(die_map).collect::<rhai::Array>().into());
+    m.insert("terms".into(), terms.into());
+    m.insert("forced".into(), (roll.source == RollSource::Forced).into());
+    m.into()
 }
 
 fn options(h: &Handle, opts: &Map) -> Fallible<RollOptions> {

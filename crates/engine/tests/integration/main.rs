@@ -1,5 +1,7 @@
 //! Engine integration tests: one binary, one module per concern.
 
+mod hooks;
 mod hostile;
 mod support;
+mod tampering;
 mod transactions;
