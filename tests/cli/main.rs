@@ -2,6 +2,7 @@
 //! the schema in `schemas/`, its exit status and its messages.
 
 mod campaign;
+mod house;
 mod plugins;
 mod rolls;
 mod schemas;

@@ -23,6 +23,18 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+enum HouseRulesCommand {
+    /// List the house-rule files and the functions they replace or add.
+    List { file: PathBuf },
+    /// Write the house rules to DIR for editing.
+    Export { file: PathBuf, dir: PathBuf },
+    /// Make DIR's *.rhai and settings.toml the campaign's house rules (checked first).
+    Import { file: PathBuf, dir: PathBuf },
+    /// Remove one house-rule file.
+    Remove { file: PathBuf, name: String },
+}
+
+#[derive(Subcommand)]
 enum Command {
     /// List the rulesets you can start a campaign on.
     Rulesets,
@@ -116,6 +128,27 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// A campaign's house rules: list, export to a folder, import from one, remove one.
+    #[command(name = "house-rules", subcommand)]
+    HouseRules(HouseRulesCommand),
+    /// Watch the house-rule folder (and the ruleset's folder) and reload the rules on every save.
+    Watch {
+        file: PathBuf,
+        /// The house-rule folder (default: FILE's name with .house-rules, exported there first).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// The ruleset folder to watch (default: the folder the ruleset was found in, if any).
+        #[arg(long)]
+        ruleset_dir: Option<PathBuf>,
+        /// Watch only the house rules.
+        #[arg(long)]
+        no_ruleset: bool,
+        /// Stop after this many reloads or errors.
+        #[arg(long, hide = true)]
+        max_events: Option<usize>,
+    },
+    /// Write Rhai definition files for the whole host API into DIR (editor completion).
+    Definitions { dir: PathBuf },
     /// Create a demo campaign in DIR (default: here), play a few actions and print the log.
     Demo { dir: Option<PathBuf> },
     /// Write the JSON Schemas of every file format and output into DIR.
@@ -143,6 +176,12 @@ fn main() -> ExitCode {
         Command::Simulate { dir, action, setup, role, params, times, seed } => {
             commands::simulate::simulate(json, &dir, &action, setup.as_deref(), &role, &params, times, seed)
         }
+        Command::HouseRules(HouseRulesCommand::List { file }) => commands::house::list(json, &file),
+        Command::HouseRules(HouseRulesCommand::Export { file, dir }) => commands::house::export(json, &file, &dir),
+        Command::HouseRules(HouseRulesCommand::Import { file, dir }) => commands::house::import(json, &file, &dir),
+        Command::HouseRules(HouseRulesCommand::Remove { file, name }) => commands::house::remove(json, &file, &name),
+        Command::Watch { file, dir, ruleset_dir, no_ruleset, max_events } => commands::house::watch(json, &file, dir, ruleset_dir, no_ruleset, max_events),
+        Command::Definitions { dir } => commands::house::definitions(json, &dir),
         Command::Demo { dir } => commands::demo::demo(json, dir),
         Command::Schemas { dir } => commands::plugin::schemas(&dir),
         Command::ApiReference { file } => commands::plugin::api_reference(&file),

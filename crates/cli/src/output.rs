@@ -38,20 +38,7 @@ pub struct Rolled {
     pub stats: RollStats,
 }
 
-/// A problem found by `houserule check`.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct Diagnostic {
-    pub file: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub line: Option<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub column: Option<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    pub message: String,
-    /// `file:line:col: message`, as printed.
-    pub text: String,
-}
+pub use houserule_engine::plugin::Diagnostic;
 
 /// `houserule check`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -103,6 +90,29 @@ pub struct Simulated {
     pub results: indexmap::IndexMap<String, Summary>,
 }
 
+/// A house-rule file of a campaign.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct HouseRuleFile {
+    pub name: String,
+    pub bytes: usize,
+    pub functions: Vec<houserule_engine::plugin::HouseFunction>,
+}
+
+/// `houserule house-rules list`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct HouseRulesListing {
+    pub ruleset: RulesetInfo,
+    pub files: Vec<HouseRuleFile>,
+    /// Setting overrides from settings.toml.
+    pub settings: indexmap::IndexMap<String, serde_json::Value>,
+}
+
+/// `houserule house-rules import|remove`: the reload, or null when nothing changed.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Reloaded {
+    pub report: Option<houserule_engine::reload::ReloadReport>,
+}
+
 /// Any command that failed, under `--json`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Failed {
@@ -127,6 +137,10 @@ pub fn schemas() -> Vec<(&'static str, schemars::schema::RootSchema)> {
         ("test.schema.json", schema_for!(Tested)),
         ("demo.schema.json", schema_for!(Demo)),
         ("simulate.schema.json", schema_for!(Simulated)),
+        ("house-rules-list.schema.json", schema_for!(HouseRulesListing)),
+        ("house-rules-change.schema.json", schema_for!(Reloaded)),
+        ("watch-event.schema.json", schema_for!(houserule_engine::session::SessionEvent)),
+        ("written.schema.json", schema_for!(Vec<PathBuf>)),
         ("error.schema.json", schema_for!(Failed)),
     ]
 }

@@ -180,6 +180,7 @@ impl Campaign {
                 ("ruleset_name", manifest.name.as_str()),
                 ("ruleset_version", manifest.version.as_str()),
                 ("seed_commitment", commitment.as_str()),
+                ("settings", &serde_json::to_string(&settings).expect("settings serialise")),
             ] {
                 campaign.store.set_meta(k, v)?;
             }
@@ -221,7 +222,7 @@ impl Campaign {
         if ruleset.files.is_empty() {
             return Err(StoreError::Corrupt("the file carries no ruleset".into()).into());
         }
-        let house: Vec<HouseRule> = store.sources("house")?.into_iter().map(|(name, source)| HouseRule { name, source }).collect();
+        let house = crate::reload::HouseRules::from_files(store.sources("house")?).scripts;
         let plugin = Plugin::load(&ruleset, &house, limits)?;
         let meta = Meta {
             id: store.meta("campaign_id")?.unwrap_or_default(),
@@ -295,6 +296,26 @@ impl Campaign {
     /// committing nothing; returns each run's result (see [`action::simulate`]).
     pub fn simulate(&self, role: &Role, action: &str, raw: &Map<String, Value>, seed: u64, n: u64) -> Result<Vec<Value>, ActError> {
         action::simulate(&self.plugin, &self.table, role, action, raw, seed_from_number(seed), n)
+    }
+
+    /// The settings the campaign was created with (house rules override them).
+    pub(crate) fn base_settings(&self) -> IndexMap<String, Value> {
+        self.store.meta("settings").ok().flatten().and_then(|s| serde_json::from_str(&s).ok()).unwrap_or_default()
+    }
+
+    /// Commits a reload event and swaps in the plugin that was checked for it.
+    pub(crate) fn commit_reload(
+        &mut self,
+        kind: EventKind,
+        actor: Option<Role>,
+        detail: Value,
+        staged: Staged,
+        sources: &[(&str, &[(String, String)])],
+        plugin: Plugin,
+    ) -> Result<(u64, String), CampaignError> {
+        self.commit(kind, actor, None, Some(detail), staged, sources)?;
+        self.plugin = Arc::new(plugin);
+        Ok((self.head.0, hex::encode(self.head.1)))
     }
 
     /// Appends an event made of a staged transaction, and makes its table current.

@@ -47,6 +47,52 @@ pub enum Problem {
     Script(#[from] ScriptError),
 }
 
+/// A problem as shown to users: `file:line:col: message`, with the parts separately.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct Diagnostic {
+    pub file: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// The manifest field, for manifest problems.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    pub message: String,
+    /// `file:line:col: message`, as printed.
+    pub text: String,
+}
+
+impl Diagnostic {
+    pub fn plain(file: &str, message: impl Into<String>) -> Diagnostic {
+        let message = message.into();
+        Diagnostic { file: file.into(), line: None, column: None, field: None, text: format!("{file}: {message}"), message }
+    }
+}
+
+impl From<&Problem> for Diagnostic {
+    fn from(p: &Problem) -> Diagnostic {
+        match p {
+            Problem::Manifest(m) => Diagnostic {
+                file: m.file.clone(),
+                line: m.line,
+                column: m.column,
+                field: (!m.field.is_empty()).then(|| m.field.clone()),
+                message: m.message.clone(),
+                text: m.to_string(),
+            },
+            Problem::Script(s) => Diagnostic {
+                file: s.file.clone(),
+                line: (s.line > 0).then_some(s.line),
+                column: (s.column > 0).then_some(s.column),
+                field: None,
+                message: s.message.clone(),
+                text: s.to_string(),
+            },
+        }
+    }
+}
+
 /// Why a plugin could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PluginError {
@@ -118,6 +164,16 @@ pub fn digest_files<'a>(files: impl Iterator<Item = (&'a str, &'a str)>) -> Stri
     hex::encode(h.finalize())
 }
 
+/// A function a house rule defines.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+pub struct HouseFunction {
+    pub file: String,
+    pub name: String,
+    pub arity: usize,
+    /// It replaces the ruleset's function of the same name and arity (otherwise it is new).
+    pub replaces: bool,
+}
+
 /// A compiled plugin.
 pub struct Plugin {
     pub manifest: Arc<Manifest>,
@@ -128,6 +184,7 @@ pub struct Plugin {
     ast: Arc<AST>,
     fn_files: Arc<FnFiles>,
     functions: HashSet<(String, usize)>,
+    house_functions: Vec<HouseFunction>,
 }
 
 /// What a script call produced.
@@ -162,7 +219,13 @@ impl Plugin {
             ast: Arc::new(compiled.ast),
             fn_files: Arc::new(compiled.fn_files),
             functions: compiled.functions,
+            house_functions: compiled.house_functions,
         })
+    }
+
+    /// The functions the house rules define, and whether each replaces a ruleset function.
+    pub fn house_functions(&self) -> &[HouseFunction] {
+        &self.house_functions
     }
 
     /// Whether a script function with this name and arity exists.
@@ -249,6 +312,7 @@ struct Compiled {
     ast: AST,
     fn_files: FnFiles,
     functions: HashSet<(String, usize)>,
+    house_functions: Vec<HouseFunction>,
 }
 
 /// Line and column of `fn NAME` in a script (1-based; 0 when not found).
@@ -301,7 +365,10 @@ fn compile(manifest: Manifest, source: &PluginSource, house_rules: &[HouseRule],
     let mut merged: Option<AST> = None;
     let mut fn_files = FnFiles::new();
     let mut shadowing = HashSet::new();
-    for (name, text) in &ordered {
+    let ruleset_files = ordered.len() - house_rules.len();
+    let mut ruleset_fns: HashSet<(String, usize)> = HashSet::new();
+    let mut house_functions = Vec::new();
+    for (index, (name, text)) in ordered.iter().enumerate() {
         if text.len() > limits.max_script_bytes {
             problems.push(Problem::Script(ScriptError::new(
                 ScriptErrorKind::Limit,
@@ -315,6 +382,12 @@ fn compile(manifest: Manifest, source: &PluginSource, house_rules: &[HouseRule],
             Ok(mut ast) => {
                 ast.set_source(name.clone());
                 for f in ast.iter_functions() {
+                    let key = (f.name.to_string(), f.params.len());
+                    if index < ruleset_files {
+                        ruleset_fns.insert(key);
+                    } else {
+                        house_functions.push(HouseFunction { file: name.clone(), name: key.0.clone(), arity: key.1, replaces: ruleset_fns.contains(&key) });
+                    }
                     fn_files.insert(f.name.to_string(), name.clone());
                     if host_methods.contains(f.name) && shadowing.insert(f.name.to_string()) {
                         // Rhai would call this script function for `t.NAME(...)`, hiding the
@@ -368,6 +441,6 @@ fn compile(manifest: Manifest, source: &PluginSource, house_rules: &[HouseRule],
     if !problems.is_empty() {
         return Err(PluginError::Invalid(problems));
     }
-    Ok(Compiled { manifest, engine, ast, fn_files, functions })
+    Ok(Compiled { manifest, engine, ast, fn_files, functions, house_functions })
 }
 

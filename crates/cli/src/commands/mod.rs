@@ -4,6 +4,7 @@
 pub mod campaign;
 pub mod demo;
 pub mod dice;
+pub mod house;
 pub mod plugin;
 pub mod simulate;
 

@@ -1,36 +1,16 @@
 //! Plugin commands: check, test, and writing the schemas.
 
 use super::Outcome;
-use crate::output::{self, Checked, Diagnostic, Failure, Tested};
-use houserule_engine::plugin::{Plugin, PluginError, Problem};
+use crate::output::{self, Checked, Failure, Tested};
+use houserule_engine::plugin::Diagnostic;
+use houserule_engine::plugin::{Plugin, PluginError};
 use houserule_engine::scenario::{self, Scenario};
 use houserule_engine::view::RulesetInfo;
 use houserule_engine::{Limits, PluginSource};
 use std::path::Path;
 
-fn diagnostic_of(p: &Problem) -> Diagnostic {
-    match p {
-        Problem::Manifest(m) => Diagnostic {
-            file: m.file.clone(),
-            line: m.line,
-            column: m.column,
-            field: (!m.field.is_empty()).then(|| m.field.clone()),
-            message: m.message.clone(),
-            text: m.to_string(),
-        },
-        Problem::Script(s) => Diagnostic {
-            file: s.file.clone(),
-            line: (s.line > 0).then_some(s.line),
-            column: (s.column > 0).then_some(s.column),
-            field: None,
-            message: s.message.clone(),
-            text: s.to_string(),
-        },
-    }
-}
-
 fn plain(file: &str, message: String) -> Diagnostic {
-    Diagnostic { file: file.into(), line: None, column: None, field: None, text: format!("{file}: {message}"), message }
+    Diagnostic::plain(file, message)
 }
 
 pub fn check(json: bool, dir: &Path) -> Outcome {
@@ -46,7 +26,7 @@ pub fn check(json: bool, dir: &Path) -> Outcome {
                     report.plugin = Some(RulesetInfo { id: m.id.clone(), name: m.name.clone(), version: m.version.clone() });
                     report.actions = m.actions.len();
                 }
-                Err(PluginError::Invalid(problems)) => report.problems.extend(problems.iter().map(diagnostic_of)),
+                Err(PluginError::Invalid(problems)) => report.problems.extend(problems.iter().map(Diagnostic::from)),
                 Err(e) => report.problems.push(plain("plugin", e.to_string())),
             }
         }

@@ -78,6 +78,16 @@ pub fn register(engine: &mut Engine) {
     rolls::register(engine);
 }
 
+/// Writes Rhai definition files (`*.d.rhai`) for the whole host API and the standard library
+/// into `dir`, for editors' completion and signatures. Returns the files written.
+pub fn write_definitions(dir: &std::path::Path) -> std::io::Result<Vec<String>> {
+    let mut engine = crate::sandbox::engine(&Default::default(), Default::default());
+    register(&mut engine);
+    let defs = engine.definitions().include_standard_packages(true);
+    defs.write_to_dir(dir)?;
+    Ok(defs.iter_files().map(|(name, _)| name).collect())
+}
+
 /// Names of the host methods registered on `engine` (scripts must not reuse them).
 pub fn method_names(engine: &Engine) -> std::collections::HashSet<String> {
     engine

@@ -1,6 +1,7 @@
 //! Engine integration tests: one binary, one module per concern.
 
 mod hooks;
+mod hot_reload;
 mod hostile;
 mod support;
 mod tampering;

@@ -1,0 +1,187 @@
+//! House rules and live editing: `house-rules list|export|import|remove`, `watch`, `definitions`.
+
+use super::Outcome;
+use crate::output::{self, Failure, HouseRuleFile, HouseRulesListing, Reloaded};
+use crate::rulesets;
+use houserule_engine::catalog::Origin;
+use houserule_engine::reload::{HouseRules, ReloadError, HOUSE_SETTINGS};
+use houserule_engine::session::{diagnostics, RuleFolders, Session, SessionEvent};
+use houserule_engine::{Campaign, Role};
+use std::path::{Path, PathBuf};
+
+fn reload_failure(e: ReloadError) -> Failure {
+    let mut f = Failure::new("invalid_house_rule", e.to_string());
+    f.0.message = diagnostics(&e).iter().map(|d| d.text.clone()).collect::<Vec<_>>().join("\n");
+    f
+}
+
+pub fn list(json: bool, file: &Path) -> Outcome {
+    let c = super::campaign::open(file)?;
+    let house = c.house_rules()?;
+    let plugin = c.plugin();
+    let files: Vec<HouseRuleFile> = house
+        .files()
+        .into_iter()
+        .map(|(name, text)| HouseRuleFile {
+            functions: plugin.house_functions().iter().filter(|f| f.file == name).cloned().collect(),
+            bytes: text.len(),
+            name,
+        })
+        .collect();
+    let settings = house.setting_overrides().map_err(|p| Failure::new("invalid_house_rule", p.to_string()))?;
+    let listing = HouseRulesListing { ruleset: c.info().ruleset, files, settings };
+    if json {
+        output::json(&listing);
+        return Ok(true);
+    }
+    if listing.files.is_empty() {
+        println!("{} plays {} as written: no house rules.", file.display(), listing.ruleset.name);
+    }
+    for f in &listing.files {
+        println!("{} ({} bytes)", f.name, f.bytes);
+        for func in &f.functions {
+            let what = if func.replaces { "replaces the ruleset's" } else { "adds" };
+            println!("  {what} {}({} parameter{})", func.name, func.arity, if func.arity == 1 { "" } else { "s" });
+        }
+    }
+    for (k, v) in &listing.settings {
+        println!("  setting {k} = {}", houserule_engine::render::value(v));
+    }
+    Ok(true)
+}
+
+pub fn export(json: bool, file: &Path, dir: &Path) -> Outcome {
+    let c = super::campaign::open(file)?;
+    std::fs::create_dir_all(dir).map_err(|e| Failure::new("io", format!("{}: {e}", dir.display())))?;
+    let files = c.house_rules()?.files();
+    for (name, text) in &files {
+        std::fs::write(dir.join(name), text).map_err(|e| Failure::new("io", format!("{name}: {e}")))?;
+    }
+    if json {
+        output::json(&files.iter().map(|(n, _)| dir.join(n)).collect::<Vec<_>>());
+    } else if files.is_empty() {
+        println!("{} has no house rules yet; {} is ready for new ones (*.rhai, {HOUSE_SETTINGS}).", file.display(), dir.display());
+    } else {
+        for (name, _) in &files {
+            println!("wrote {}", dir.join(name).display());
+        }
+    }
+    Ok(true)
+}
+
+fn print_reload(json: bool, report: Option<houserule_engine::reload::ReloadReport>) {
+    if json {
+        output::json(&Reloaded { report });
+        return;
+    }
+    match report {
+        None => println!("nothing changed"),
+        Some(r) => {
+            println!("event #{}: the rules changed: {}", r.seq, r.changed.join(", "));
+            for (k, v) in &r.settings {
+                println!("  setting {k} = {}", houserule_engine::render::value(v));
+            }
+        }
+    }
+}
+
+pub fn import(json: bool, file: &Path, dir: &Path) -> Outcome {
+    let mut c = super::campaign::open(file)?;
+    let house = HouseRules::from_dir(dir, c.plugin().limits.max_script_bytes).map_err(reload_failure)?;
+    let report = c.reload(Some(&Role::Gm), None, Some(house)).map_err(reload_failure)?;
+    print_reload(json, report);
+    Ok(true)
+}
+
+pub fn remove(json: bool, file: &Path, name: &str) -> Outcome {
+    let mut c = super::campaign::open(file)?;
+    let mut house = c.house_rules()?;
+    let before = house.files().len();
+    house.scripts.retain(|h| h.name != name);
+    if name == HOUSE_SETTINGS {
+        house.settings_text = None;
+    }
+    if house.files().len() == before {
+        return Err(Failure::new("not_found", format!("{} has no house rule '{name}'", file.display())));
+    }
+    let report = c.reload(Some(&Role::Gm), None, Some(house)).map_err(reload_failure)?;
+    print_reload(json, report);
+    Ok(true)
+}
+
+/// The default folder for a campaign's house rules: `NAME.house-rules` beside the file.
+pub fn default_house_dir(file: &Path) -> PathBuf {
+    let stem = file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_else(|| "campaign".into());
+    file.with_file_name(format!("{stem}.house-rules"))
+}
+
+pub fn watch(json: bool, file: &Path, dir: Option<PathBuf>, ruleset_dir: Option<PathBuf>, no_ruleset: bool, max_events: Option<usize>) -> Outcome {
+    let campaign = Campaign::open(file)?;
+    let dir = dir.unwrap_or_else(|| default_house_dir(file));
+    if !dir.exists() {
+        std::fs::create_dir_all(&dir).map_err(|e| Failure::new("io", format!("{}: {e}", dir.display())))?;
+        for (name, text) in campaign.house_rules()?.files() {
+            std::fs::write(dir.join(&name), text).map_err(|e| Failure::new("io", format!("{name}: {e}")))?;
+        }
+    }
+    let id = campaign.info().ruleset.id;
+    let ruleset = if no_ruleset {
+        None
+    } else {
+        ruleset_dir.or_else(|| {
+            rulesets::catalog().get(&id).and_then(|r| match &r.origin {
+                Origin::Folder(p) => Some(p.clone()),
+                Origin::BuiltIn => None,
+            })
+        })
+    };
+    let session = Session::new(campaign);
+    let events = session.subscribe();
+    session.watch(RuleFolders { ruleset, house: Some(dir) }, houserule_engine::watch::DEBOUNCE).map_err(|m| Failure::new("io", m))?;
+    let mut seen = 0;
+    for event in events {
+        if json {
+            println!("{}", serde_json::to_string(&event).expect("events serialise"));
+        } else {
+            match &event {
+                SessionEvent::Watching { ruleset, house } => {
+                    if let Some(h) = house {
+                        println!("watching house rules in {}", h.display());
+                    }
+                    if let Some(r) = ruleset {
+                        println!("watching the ruleset in {}", r.display());
+                    }
+                    println!("save a file to reload; Ctrl-C to stop");
+                }
+                SessionEvent::Reloaded { report } => println!("reloaded (event #{}): {}", report.seq, report.changed.join(", ")),
+                SessionEvent::ReloadFailed { problems } => {
+                    println!("not reloaded; the previous rules still apply:");
+                    for p in problems {
+                        println!("  {}", p.text);
+                    }
+                }
+                SessionEvent::Committed { .. } => {}
+            }
+        }
+        if !matches!(event, SessionEvent::Watching { .. }) {
+            seen += 1;
+        }
+        if max_events.is_some_and(|m| seen >= m) {
+            break;
+        }
+    }
+    Ok(true)
+}
+
+pub fn definitions(json: bool, dir: &Path) -> Outcome {
+    let files = houserule_engine::host::write_definitions(dir).map_err(|e| Failure::new("io", format!("{}: {e}", dir.display())))?;
+    if json {
+        output::json(&files);
+    } else {
+        for f in &files {
+            println!("wrote {}", dir.join(f).display());
+        }
+        println!("Point your editor's Rhai support at {} for completion and signatures of the whole host API.", dir.display());
+    }
+    Ok(true)
+}
