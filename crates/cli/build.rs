@@ -1,30 +1,33 @@
-//! Embeds the bundled plugins (`plugins/*/plugin.toml` and `*.rhai`) into the binary, so an
-//! installed `houserule` carries its rulesets. A plugin folder found on disk at run time still
-//! takes precedence (see `rulesets.rs`).
+//! Embeds the built web UI (`ui/dist`) into `houserule`, so `houserule serve` works from an
+//! installed binary. When the UI has not been built, the server says so instead of serving it.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins");
-    println!("cargo:rerun-if-changed={}", root.display());
-    let mut out = String::from("/// Bundled plugins: (id folder, [(file, text)]).\npub const BUNDLED: &[(&str, &[(&str, &str)])] = &[\n");
-    let mut dirs: Vec<_> = std::fs::read_dir(&root).map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
-    dirs.sort();
-    for dir in dirs.iter().filter(|d| d.join("plugin.toml").is_file()) {
-        println!("cargo:rerun-if-changed={}", dir.display());
-        let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
-        files.sort();
-        let name = dir.file_name().unwrap().to_string_lossy();
-        write!(out, "    ({name:?}, &[").unwrap();
-        for f in files.iter().filter(|f| f.file_name().is_some_and(|n| n == "plugin.toml") || f.extension().is_some_and(|e| e == "rhai")) {
-            println!("cargo:rerun-if-changed={}", f.display());
-            let abs = f.canonicalize().unwrap();
-            write!(out, "({:?}, include_str!({:?})), ", f.file_name().unwrap().to_string_lossy(), abs.display().to_string()).unwrap();
+fn walk(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            walk(&p, base, out);
+        } else {
+            let rel = p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/");
+            out.push((rel, p.canonicalize().unwrap().display().to_string()));
         }
-        out.push_str("]),\n");
+    }
+}
+
+fn main() {
+    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist");
+    println!("cargo:rerun-if-changed={}", dist.display());
+    let mut files = Vec::new();
+    walk(&dist, &dist, &mut files);
+    let mut out = String::from("/// The built UI: (path, bytes).\npub const UI: &[(&str, &[u8])] = &[\n");
+    for (rel, abs) in &files {
+        println!("cargo:rerun-if-changed={abs}");
+        writeln!(out, "    ({rel:?}, include_bytes!({abs:?})),").unwrap();
     }
     out.push_str("];\n");
-    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("bundled.rs");
-    std::fs::write(dest, out).unwrap();
+    std::fs::write(Path::new(&std::env::var("OUT_DIR").unwrap()).join("ui.rs"), out).unwrap();
 }

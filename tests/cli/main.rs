@@ -6,5 +6,7 @@ mod house;
 mod plugins;
 mod rolls;
 mod schemas;
+mod serve;
+mod sharing;
 mod statistics;
 mod support;

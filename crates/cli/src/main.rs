@@ -6,6 +6,7 @@
 mod commands;
 mod output;
 mod rulesets;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use output::{Failed, Failure};
@@ -88,7 +89,37 @@ enum Command {
         from: u64,
     },
     /// Check a campaign file: integrity, schema, hash chain, replay and dice. Exits 1 on any failure.
-    Verify { file: PathBuf },
+    Verify {
+        file: PathBuf,
+        /// With --hash: check that event N has this hash (the line under a play-by-post post).
+        #[arg(long, requires = "hash")]
+        event: Option<u64>,
+        #[arg(long, requires = "event")]
+        hash: Option<String>,
+        /// Check a player's copy against the full campaign file it came from.
+        #[arg(long)]
+        against: Option<PathBuf>,
+    },
+    /// Write one clean, self-contained copy of a campaign: in full, or for one player.
+    Share {
+        file: PathBuf,
+        out: PathBuf,
+        /// A player's copy: GM-only and hidden values are left out; the copy still verifies.
+        #[arg(long = "for", value_name = "player:NAME")]
+        for_role: Option<String>,
+    },
+    /// Disclose the dice seed so anyone can check every roll so far, and commit to a new one.
+    Reveal { file: PathBuf },
+    /// Render an action's outcome as a play-by-post post with a line to verify it.
+    Post {
+        file: PathBuf,
+        /// The event number (default: the last action).
+        event: Option<u64>,
+        #[arg(long, default_value = "markdown", value_name = "markdown|bbcode|text")]
+        format: String,
+    },
+    /// What a campaign file is: its ruleset (and whether it keeps its own pinned copy), events, seed commitment.
+    Info { file: PathBuf },
     /// Roll a dice expression: 4d6kh3, 2d20kl1, 4dF+1, 1d8!, 7d6cs>=4 …
     Roll {
         #[arg(allow_hyphen_values = true)]
@@ -147,6 +178,22 @@ enum Command {
         #[arg(long, hide = true)]
         max_events: Option<usize>,
     },
+    /// Serve the table to browsers on the local network: players join by name, the GM with the
+    /// secret printed at start. A FILE that does not exist yet is created by the GM in the browser.
+    Serve {
+        file: PathBuf,
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// 0 picks a free port (printed at start).
+        #[arg(long, default_value_t = 7878)]
+        port: u16,
+        /// Use this GM secret instead of a random one.
+        #[arg(long, hide = true)]
+        gm_secret: Option<String>,
+        /// Serve the UI from this folder instead of the built-in copy (UI development).
+        #[arg(long)]
+        ui: Option<PathBuf>,
+    },
     /// Write Rhai definition files for the whole host API into DIR (editor completion).
     Definitions { dir: PathBuf },
     /// Create a demo campaign in DIR (default: here), play a few actions and print the log.
@@ -169,7 +216,11 @@ fn main() -> ExitCode {
         Command::Act { file, action, role, params, dice } => commands::campaign::act(json, &file, &action, &role, &params, dice.as_deref()),
         Command::View { file, role } => commands::campaign::view(json, &file, &role),
         Command::Log { file, role, from } => commands::campaign::log(json, &file, &role, from),
-        Command::Verify { file } => commands::campaign::verify(json, &file),
+        Command::Verify { file, event, hash, against } => commands::campaign::verify(json, &file, event.zip(hash), against.as_deref()),
+        Command::Share { file, out, for_role } => commands::sharing::share(json, &file, &out, for_role.as_deref()),
+        Command::Reveal { file } => commands::sharing::reveal(json, &file),
+        Command::Post { file, event, format } => commands::sharing::post(json, &file, event, &format),
+        Command::Info { file } => commands::sharing::info(json, &file),
         Command::Roll { expr, seed, dice, times } => commands::dice::roll(json, &expr, seed, dice.as_deref(), times),
         Command::Check { dir } => commands::plugin::check(json, &dir),
         Command::Test { dir, only } => commands::plugin::test(json, &dir, only.as_deref()),
@@ -181,6 +232,7 @@ fn main() -> ExitCode {
         Command::HouseRules(HouseRulesCommand::Import { file, dir }) => commands::house::import(json, &file, &dir),
         Command::HouseRules(HouseRulesCommand::Remove { file, name }) => commands::house::remove(json, &file, &name),
         Command::Watch { file, dir, ruleset_dir, no_ruleset, max_events } => commands::house::watch(json, &file, dir, ruleset_dir, no_ruleset, max_events),
+        Command::Serve { file, host, port, gm_secret, ui } => serve::serve(file, &host, port, gm_secret, ui),
         Command::Definitions { dir } => commands::house::definitions(json, &dir),
         Command::Demo { dir } => commands::demo::demo(json, dir),
         Command::Schemas { dir } => commands::plugin::schemas(&dir),

@@ -113,6 +113,25 @@ pub struct Reloaded {
     pub report: Option<houserule_engine::reload::ReloadReport>,
 }
 
+/// `houserule post`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Posted {
+    pub post: String,
+    pub event: LogEntry,
+}
+
+/// `houserule info`.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct Info {
+    pub campaign: CampaignInfo,
+    /// Whether the campaign plays by the same rules Houserule has, or its own pinned copy.
+    pub ruleset_note: String,
+    pub house_rules: usize,
+    /// For a player's copy: whose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_for: Option<String>,
+}
+
 /// Any command that failed, under `--json`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Failed {
@@ -141,6 +160,13 @@ pub fn schemas() -> Vec<(&'static str, schemars::schema::RootSchema)> {
         ("house-rules-change.schema.json", schema_for!(Reloaded)),
         ("watch-event.schema.json", schema_for!(houserule_engine::session::SessionEvent)),
         ("written.schema.json", schema_for!(Vec<PathBuf>)),
+        ("share.schema.json", schema_for!(houserule_engine::share::ShareReport)),
+        ("reveal.schema.json", schema_for!(LogEntry)),
+        ("post.schema.json", schema_for!(Posted)),
+        ("info.schema.json", schema_for!(Info)),
+        ("ui-rulesets.schema.json", schema_for!(Vec<houserule_engine::app::RulesetChoice>)),
+        ("ui-house-rules.schema.json", schema_for!(houserule_engine::app::HouseRulesState)),
+        ("ui-event.schema.json", schema_for!(houserule_engine::app::AppEvent)),
         ("error.schema.json", schema_for!(Failed)),
     ]
 }
@@ -151,7 +177,7 @@ pub struct Failure(pub ErrorReport);
 
 impl Failure {
     pub fn new(code: &str, message: impl Into<String>) -> Failure {
-        Failure(ErrorReport { code: code.into(), message: message.into(), param: None, script: None })
+        Failure(ErrorReport { code: code.into(), message: message.into(), param: None, script: None, diagnostics: vec![] })
     }
 }
 

@@ -51,6 +51,9 @@ pub struct ErrorReport {
     pub param: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<ScriptError>,
+    /// Problems with their places (a house rule or a plugin that does not load).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<crate::plugin::Diagnostic>,
 }
 
 impl ActError {
@@ -64,7 +67,7 @@ impl ActError {
             ActError::Dice(_) => ("dice", None, None),
             ActError::Engine(_) => ("engine", None, None),
         };
-        ErrorReport { code: code.into(), message: self.to_string(), param, script }
+        ErrorReport { code: code.into(), message: self.to_string(), param, script, diagnostics: vec![] }
     }
 }
 
@@ -88,6 +91,7 @@ pub fn permitted(spec: &ActionSpec, name: &str, role: &Role, params: Option<&Map
         Role::Gm if spec.who.contains(&Permit::Gm) => return Ok(()),
         Role::Gm => return Err(format!("\"{label}\" is taken by players, not the GM")),
         Role::Player(p) => p,
+        Role::Public => return Err("only the GM and players act; the public watches".into()),
     };
     if spec.who.contains(&Permit::Player) {
         return Ok(());

@@ -28,7 +28,7 @@ use std::sync::Arc;
 pub enum CampaignError {
     #[error("{0}")]
     Store(#[from] StoreError),
-    #[error("the campaign's rules do not load: {0}")]
+    #[error("rules check failed: the scripts the campaign carries do not load: {0}")]
     Plugin(#[from] PluginError),
     #[error("{0}")]
     Settings(String),
@@ -36,6 +36,8 @@ pub enum CampaignError {
     Setup(ActError),
     #[error("event {seq}: {message}")]
     Chain { seq: u64, message: String },
+    #[error("this is {for_role}'s copy of a campaign: it can be viewed and verified, not played")]
+    PlayerCopy { for_role: String },
 }
 
 impl CampaignError {
@@ -43,11 +45,16 @@ impl CampaignError {
         let code = match self {
             CampaignError::Store(StoreError::Sqlite(_)) => "storage",
             CampaignError::Store(_) | CampaignError::Chain { .. } => "bad_file",
+            CampaignError::PlayerCopy { .. } => "player_copy",
             CampaignError::Plugin(_) => "invalid_plugin",
             CampaignError::Settings(_) => "bad_setting",
             CampaignError::Setup(e) => return e.report(),
         };
-        ErrorReport { code: code.into(), message: self.to_string(), param: None, script: None }
+        let diagnostics = match self {
+            CampaignError::Plugin(PluginError::Invalid(problems)) => problems.iter().map(crate::plugin::Diagnostic::from).collect(),
+            _ => vec![],
+        };
+        ErrorReport { code: code.into(), message: self.to_string(), param: None, script: None, diagnostics }
     }
 }
 
@@ -217,6 +224,9 @@ impl Campaign {
     }
 
     fn from_store(store: Store, limits: &Limits) -> Result<Campaign, CampaignError> {
+        if let Some(for_role) = store.meta("copy_for")? {
+            return Err(CampaignError::PlayerCopy { for_role });
+        }
         let head = check_chain(&store)?;
         let ruleset = PluginSource { files: store.sources("ruleset")?.into_iter().collect() };
         if ruleset.files.is_empty() {
@@ -318,6 +328,28 @@ impl Campaign {
         Ok((self.head.0, hex::encode(self.head.1)))
     }
 
+    /// Discloses the dice seed in force and commits to a fresh one, so anyone holding the log
+    /// can recompute every generated roll so far. Returns the reveal event.
+    pub fn reveal(&mut self, actor: &Role) -> Result<LogEntry, CampaignError> {
+        let old = self.seed.ok_or_else(|| StoreError::Corrupt("this copy of the campaign has no dice seed to reveal (it is a shared copy)".into()))?;
+        let new = fresh_seed();
+        let (old_c, new_c) = (seed_commitment(&old), seed_commitment(&new));
+        let rolls = self.table.next_roll;
+        let detail = json!({ "revealed_seed": hex::encode(old), "revealed_commitment": old_c, "seed_commitment": new_c, "rolls_before": rolls });
+        let mut tx = Tx::new(self.table.clone(), self.plugin.manifest.clone(), actor.clone(), None, DiceSupply::Seeded(new));
+        tx.say(
+            format!("The dice seed is revealed: every generated roll so far ({rolls}) can now be checked against it. New rolls come from a new committed seed."),
+            crate::visibility::Visibility::Public,
+            None,
+        );
+        let staged = Staged { tx, result: Value::Null, log: vec![] };
+        let new_hex = hex::encode(new);
+        let (header, items) = self.commit_with(EventKind::Reveal, Some(actor.clone()), None, Some(detail), staged, &[], &[("seed_commitment", &new_c)], &[("seed", &new_hex)])?;
+        self.seed = Some(new);
+        self.meta.seed_commitment = new_c;
+        Ok(view::log_entry(&header, &items, &hex::encode(self.head.1), actor))
+    }
+
     /// Appends an event made of a staged transaction, and makes its table current.
     fn commit(
         &mut self,
@@ -327,6 +359,22 @@ impl Campaign {
         detail: Option<Value>,
         staged: Staged,
         sources: &[(&str, &[(String, String)])],
+    ) -> Result<(Header, Vec<Item>), CampaignError> {
+        self.commit_with(kind, actor, action, detail, staged, sources, &[], &[])
+    }
+
+    /// As `commit`, also updating meta and secret values in the same transaction.
+    #[allow(clippy::too_many_arguments)]
+    fn commit_with(
+        &mut self,
+        kind: EventKind,
+        actor: Option<Role>,
+        action: Option<String>,
+        detail: Option<Value>,
+        staged: Staged,
+        sources: &[(&str, &[(String, String)])],
+        meta: &[(&str, &str)],
+        secrets: &[(&str, &str)],
     ) -> Result<(Header, Vec<Item>), CampaignError> {
         let (seq, prev) = (self.head.0 + 1, self.head.1);
         let snapshot = (seq % SNAPSHOT_EVERY == 0).then(|| serde_json::to_string(&staged.tx.table).expect("tables serialise"));
@@ -343,7 +391,7 @@ impl Campaign {
             items: serde_json::to_string(&ev.items).expect("items serialise"),
             commitments,
         };
-        self.store.append(&row, snapshot.as_deref(), sources)?;
+        self.store.append_with(&row, snapshot.as_deref(), sources, meta, secrets)?;
         self.table = staged.tx.table;
         self.head = (seq, hash);
         Ok((ev.header, ev.items))
@@ -400,7 +448,7 @@ fn check_items(row: &Row, items: &[Item]) -> Result<(), StoreError> {
         commitments.extend_from_slice(&item.commitment(i).map_err(|e| StoreError::Corrupt(format!("event {}: {e}", row.seq)))?);
     }
     if commitments != row.commitments {
-        return Err(StoreError::Corrupt(format!("event {} was edited: its items do not match its hash", row.seq)));
+        return Err(StoreError::Corrupt(format!("hash chain check failed: event {} was edited: its items do not match its hash", row.seq)));
     }
     Ok(())
 }
@@ -411,11 +459,11 @@ fn check_chain(store: &Store) -> Result<(u64, Hash), CampaignError> {
     let mut expected = 1u64;
     store.each_header(|seq, stored_hash, header, commitments| {
         if seq != expected {
-            return Err(StoreError::Corrupt(format!("the hash chain is broken: event {expected} is missing (found {seq} next)")));
+            return Err(StoreError::Corrupt(format!("hash chain check failed: event {expected} is missing (found {seq} next)")));
         }
         let hash = event::event_hash(&prev, seq, &header, &commitments);
         if stored_hash != hash {
-            return Err(StoreError::Corrupt(format!("the hash chain is broken at event {seq}: it was edited, removed or moved")));
+            return Err(StoreError::Corrupt(format!("hash chain check failed at event {seq}: it was edited, removed or moved")));
         }
         prev = hash;
         expected += 1;

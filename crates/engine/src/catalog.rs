@@ -95,3 +95,41 @@ impl Catalog {
 pub fn find_repo_plugins(start: &Path) -> Option<PathBuf> {
     start.ancestors().map(|a| a.join("plugins")).find(|p| p.join("generic").join(MANIFEST).is_file())
 }
+
+mod bundled {
+    include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
+}
+
+/// The rulesets built into this program.
+pub fn built_in() -> Vec<PluginSource> {
+    bundled::BUNDLED
+        .iter()
+        .map(|(_, files)| PluginSource { files: files.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect() })
+        .collect()
+}
+
+/// The folder for installed plugins: `$XDG_DATA_HOME/houserule/plugins` (or
+/// `~/.local/share/houserule/plugins`).
+pub fn installed_dir() -> Option<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME").map(PathBuf::from).or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(data.join("houserule").join("plugins"))
+}
+
+/// The folders searched, in order: `HOUSERULE_PLUGINS` (separated like `PATH`), the installed
+/// plugins, then the repository's `plugins/` when running a development build from it.
+pub fn default_folders() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(paths) = std::env::var_os("HOUSERULE_PLUGINS") {
+        out.extend(std::env::split_paths(&paths).filter(|p| !p.as_os_str().is_empty()));
+    }
+    out.extend(installed_dir());
+    if let Some(repo) = std::env::current_exe().ok().and_then(|exe| find_repo_plugins(&exe)) {
+        out.push(repo);
+    }
+    out
+}
+
+/// The catalog from the default folders and the built-in rulesets.
+pub fn default_catalog() -> Catalog {
+    Catalog::scan(&default_folders(), built_in(), &Limits::default())
+}

@@ -84,6 +84,10 @@ pub struct Item {
     /// What anyone may know of a non-public item ("white bag changed").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Facts anyone may know of a non-public item, kept in a redacted copy: a secret roll's
+    /// counter (`{"counter": 7}`), so every copy can check that no roll was skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub public: Option<Value>,
     /// Hex salt for non-public bodies, so a short secret cannot be guessed from its digest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub salt: Option<String>,
@@ -110,7 +114,19 @@ impl Item {
             getrandom::getrandom(&mut s).expect("the operating system's random source");
             hex::encode(s)
         });
-        Item { visibility, owner, label, salt, body: Some(body), digest: None }
+        Item { visibility, owner, label, public: None, salt, body: Some(body), digest: None }
+    }
+
+    /// The roll counter of a roll item, from its body or (redacted) from its public facts.
+    pub fn roll_counter(&self) -> Option<u64> {
+        match &self.body {
+            Some(Body::Roll { roll }) => match roll.source {
+                crate::dice::RollSource::Generated { counter } => Some(counter),
+                crate::dice::RollSource::Forced => None,
+            },
+            Some(_) => None,
+            None => self.public.as_ref().and_then(|p| p.get("counter")).and_then(Value::as_u64),
+        }
     }
 
     /// The body digest: computed from the body, or the stored one of a redacted item.
@@ -136,6 +152,10 @@ impl Item {
         h.update([0]);
         h.update(self.label.as_deref().unwrap_or("").as_bytes());
         h.update([0]);
+        if let Some(p) = &self.public {
+            h.update(serde_json::to_vec(p).expect("JSON values serialise"));
+        }
+        h.update([0]);
         h.update(body);
         Ok(h.finalize().into())
     }
@@ -143,7 +163,15 @@ impl Item {
     /// A copy without the body (and salt), keeping the digest.
     pub fn redacted(&self, index: usize) -> Result<Item, EventError> {
         let digest = hex::encode(self.body_digest(index)?);
-        Ok(Item { visibility: self.visibility, owner: self.owner.clone(), label: self.label.clone(), salt: None, body: None, digest: Some(digest) })
+        Ok(Item {
+            visibility: self.visibility,
+            owner: self.owner.clone(),
+            label: self.label.clone(),
+            public: self.public.clone(),
+            salt: None,
+            body: None,
+            digest: Some(digest),
+        })
     }
 }
 

@@ -7,6 +7,7 @@
 //! viewer. The crate has no UI, no HTTP and no Tauri: the CLI and the desktop shell adapt it.
 
 pub mod action;
+pub mod app;
 pub mod campaign;
 pub mod catalog;
 pub mod dice;
@@ -17,12 +18,14 @@ pub mod manifest;
 pub mod params;
 pub mod plugin;
 pub mod pool;
+pub mod post;
 pub mod reload;
 pub mod render;
 pub mod sandbox;
 pub mod scenario;
 pub mod script_error;
 pub mod session;
+pub mod share;
 pub mod store;
 pub mod table;
 pub mod traits;

@@ -41,9 +41,9 @@ pub enum StoreError {
     Exists(String),
     #[error("{path}: not a Houserule campaign file ({reason})")]
     NotACampaign { path: String, reason: String },
-    #[error("{path}: SQLite integrity check failed: {detail}")]
+    #[error("{path}: integrity check failed: {detail}")]
     Integrity { path: String, detail: String },
-    #[error("{path}: made by a newer Houserule (campaign schema {found}; this build reads up to {supported}); update Houserule to open it")]
+    #[error("{path}: schema check failed: made by a newer Houserule (campaign schema {found}; this build reads up to {supported}); update Houserule to open it")]
     Newer { path: String, found: i64, supported: i64 },
     #[error("storage: {0}")]
     Sqlite(String),
@@ -125,13 +125,17 @@ impl Store {
         }
         let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
             .map_err(|e| StoreError::Open { path: shown.clone(), message: e.to_string() })?;
-        // A file that is not a database fails here, before anything else looks at it.
+        // SQLite's own integrity check runs before anything else reads the file; a file that
+        // is not a database, or is damaged or cut short, fails here.
         let check: Result<Vec<String>, rusqlite::Error> =
-            conn.prepare("PRAGMA quick_check").and_then(|mut s| s.query_map([], |r| r.get::<_, String>(0))?.collect());
+            conn.prepare("PRAGMA integrity_check").and_then(|mut s| s.query_map([], |r| r.get::<_, String>(0))?.collect());
         match check {
             Ok(lines) if lines.len() == 1 && lines[0] == "ok" => {}
             Ok(lines) => return Err(StoreError::Integrity { path: shown, detail: lines.into_iter().take(5).collect::<Vec<_>>().join("; ") }),
-            Err(e) => return Err(StoreError::NotACampaign { path: shown, reason: e.to_string() }),
+            Err(e) if e.to_string().contains("not a database") => {
+                return Err(StoreError::NotACampaign { path: shown, reason: "it is not an SQLite database".into() })
+            }
+            Err(e) => return Err(StoreError::Integrity { path: shown, detail: format!("the file is damaged or cut short ({e})") }),
         }
         Self::configure(&conn).map_err(|e| StoreError::NotACampaign { path: shown.clone(), reason: e.to_string() })?;
         let format: Option<String> = conn
@@ -215,7 +219,25 @@ impl Store {
     /// Appends an event (and optionally a snapshot, and layer sources to put in force) in one
     /// transaction.
     pub fn append(&mut self, row: &Row, snapshot: Option<&str>, sources: &[(&str, &[(String, String)])]) -> Result<(), StoreError> {
+        self.append_with(row, snapshot, sources, &[], &[])
+    }
+
+    /// As [`Store::append`], also setting meta and secret values in the same transaction.
+    pub fn append_with(
+        &mut self,
+        row: &Row,
+        snapshot: Option<&str>,
+        sources: &[(&str, &[(String, String)])],
+        meta: &[(&str, &str)],
+        secrets: &[(&str, &str)],
+    ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
+        for (k, v) in meta {
+            tx.execute("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value", params![k, v])?;
+        }
+        for (k, v) in secrets {
+            tx.execute("INSERT INTO secrets (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value", params![k, v])?;
+        }
         for (layer, files) in sources {
             tx.execute("DELETE FROM sources WHERE layer = ?1", [layer])?;
             for (path, content) in files.iter() {

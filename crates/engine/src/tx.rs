@@ -134,7 +134,7 @@ impl Tx {
     pub fn record_param(&mut self, name: &str, value: Value, secret: bool) {
         let (visibility, owner) = match (&self.role, secret) {
             (_, false) => (Visibility::Public, None),
-            (Role::Gm, true) => (Visibility::Gm, None),
+            (Role::Gm | Role::Public, true) => (Visibility::Gm, None),
             (Role::Player(p), true) => (Visibility::Owner, Some(p.clone())),
         };
         self.items.push(Item::new(Body::Param { name: name.to_string(), value }, visibility, owner, None));
@@ -144,8 +144,8 @@ impl Tx {
     /// is the narration, so a result may hold what only the actor should see.
     pub fn record_result(&mut self, value: Value) {
         let (visibility, owner) = match &self.role {
-            Role::Gm => (Visibility::Gm, None),
             Role::Player(p) => (Visibility::Owner, Some(p.clone())),
+            _ => (Visibility::Gm, None),
         };
         self.items.push(Item::new(Body::Result { value }, visibility, owner, None));
     }
@@ -418,7 +418,15 @@ impl Tx {
             roll.mark(mark, *cmp);
         }
         let label = (opts.visibility != Visibility::Public).then(|| "a secret roll".to_string());
-        self.items.push(Item::new(Body::Roll { roll: roll.clone() }, opts.visibility, opts.owner, label));
+        let mut item = Item::new(Body::Roll { roll: roll.clone() }, opts.visibility, opts.owner, label);
+        if opts.visibility != Visibility::Public {
+            // Who cannot see the roll may still count it: its counter stays public.
+            item.public = match roll.source {
+                RollSource::Generated { counter } => Some(serde_json::json!({ "counter": counter })),
+                RollSource::Forced => Some(serde_json::json!({ "forced": true })),
+            };
+        }
+        self.items.push(item);
         Ok(roll)
     }
 

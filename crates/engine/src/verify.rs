@@ -9,7 +9,7 @@
 
 use crate::campaign::{fold_items, seed_commitment};
 use crate::dice::{self, RollSource, SeededStream};
-use crate::event::{self, Body, Hash, GENESIS};
+use crate::event::{self, Body, EventKind, Hash, GENESIS};
 use crate::store::{Store, SCHEMA_VERSION};
 use crate::table::Table;
 use schemars::JsonSchema;
@@ -39,6 +39,10 @@ pub struct VerifyReport {
     pub rolls_recomputed: u64,
     /// Rolls typed in or given in advance (marked forced; not recomputable).
     pub rolls_forced: u64,
+    /// Generated rolls since the last reveal, waiting for their seed to be disclosed.
+    pub rolls_pending: u64,
+    /// Secret rolls this copy cannot see: counted (no counter is skipped), not recomputed.
+    pub rolls_secret: u64,
     pub checks: Vec<Check>,
 }
 
@@ -68,7 +72,8 @@ pub fn verify(store: &Store, seeds: &KnownSeeds) -> VerifyReport {
     }
 
     let snapshots: Vec<u64> = store.snapshot_seqs().unwrap_or_default();
-    let mut state = Walk { prev: GENESIS, seq: 0, table: Table::default(), next_counter: 0, recomputed: 0, forced: 0, seed: None };
+    let copy = store.meta("copy_for").ok().flatten().is_some();
+    let mut state = Walk { prev: GENESIS, seq: 0, table: Table::default(), next_counter: 0, recomputed: 0, forced: 0, secret: 0, commitment: None, span: Vec::new() };
     let mut chain_fail: Option<Check> = None;
     let mut replay_fail: Option<Check> = None;
     let mut dice_fail: Option<Check> = None;
@@ -121,13 +126,16 @@ pub fn verify(store: &Store, seeds: &KnownSeeds) -> VerifyReport {
         state.prev = hash;
         state.seq = seq;
 
-        if let Some(d) = header.detail.as_ref().and_then(|d| d.get("seed_commitment")).and_then(|v| v.as_str()) {
-            state.seed = seeds.get(d).copied();
-        }
         if dice_fail.is_none() {
-            dice_fail = state.check_rolls(seq, &items);
+            dice_fail = state.collect_rolls(seq, &items);
         }
-        if replay_fail.is_none() {
+        if dice_fail.is_none() && header.kind == EventKind::Reveal {
+            dice_fail = state.reveal(seq, header.detail.as_ref());
+        }
+        if let Some(d) = header.detail.as_ref().and_then(|d| d.get("seed_commitment")).and_then(|v| v.as_str()) {
+            state.commitment = Some(d.to_string());
+        }
+        if replay_fail.is_none() && !copy {
             if let Err(m) = fold_items(&mut state.table, &items) {
                 replay_fail = Some(fail("replay", Some(seq), format!("event {seq} does not apply to the state before it: {m}")));
             } else if snapshots.contains(&seq) {
@@ -150,13 +158,28 @@ pub fn verify(store: &Store, seeds: &KnownSeeds) -> VerifyReport {
     if let Err(e) = result {
         chain_fail.get_or_insert_with(|| fail("chain", None, e.to_string()));
     }
+    // Rolls since the last reveal can be checked only by whoever holds the seed.
+    let mut pending = 0;
+    if dice_fail.is_none() {
+        match state.commitment.as_ref().and_then(|c| seeds.get(c)).copied() {
+            Some(seed) => dice_fail = state.check_span(&seed),
+            None => pending = state.span.len() as u64,
+        }
+    }
     let events = state.seq;
     checks.push(chain_fail.unwrap_or_else(|| pass("chain", format!("{events} events, each hash recomputed from its header and items"))));
-    checks.push(replay_fail.unwrap_or_else(|| pass("replay", format!("all changes apply in order; {} snapshot(s) match", snapshots.len()))));
+    checks.push(replay_fail.unwrap_or_else(|| {
+        if copy {
+            pass("replay", "not replayed: this is a player's copy, whose GM-only changes are redacted")
+        } else {
+            pass("replay", format!("all changes apply in order; {} snapshot(s) match", snapshots.len()))
+        }
+    }));
     checks.push(dice_fail.unwrap_or_else(|| {
+        let waiting = if pending > 0 { format!("; {pending} since the last reveal wait for the seed to be disclosed") } else { String::new() };
         pass(
             "dice",
-            format!("generated rolls use consecutive counters; {} recomputed from the seed, {} forced", state.recomputed, state.forced),
+            format!("generated rolls use consecutive counters; {} recomputed from a committed seed, {} forced{waiting}", state.recomputed, state.forced),
         )
     }));
     if events == 0 {
@@ -168,6 +191,8 @@ pub fn verify(store: &Store, seeds: &KnownSeeds) -> VerifyReport {
         head: hex::encode(state.prev),
         rolls_recomputed: state.recomputed,
         rolls_forced: state.forced,
+        rolls_pending: pending,
+        rolls_secret: state.secret,
         checks,
     }
 }
@@ -179,12 +204,28 @@ struct Walk {
     next_counter: u64,
     recomputed: u64,
     forced: u64,
-    seed: Option<[u8; 32]>,
+    secret: u64,
+    /// The seed commitment in force.
+    commitment: Option<String>,
+    /// Generated rolls since the last reveal: (event, roll).
+    span: Vec<(u64, crate::dice::Roll)>,
 }
 
 impl Walk {
-    fn check_rolls(&mut self, seq: u64, items: &[event::Item]) -> Option<Check> {
+    /// Checks counters run on without gaps or repeats, and keeps the rolls for their seed.
+    fn collect_rolls(&mut self, seq: u64, items: &[event::Item]) -> Option<Check> {
         for item in items {
+            if item.body.is_none() {
+                // A redacted secret roll: its counter still has to follow on.
+                if let Some(counter) = item.roll_counter() {
+                    if counter != self.next_counter {
+                        return Some(fail("dice", Some(seq), format!("roll counter {} was skipped or used again: event {seq} has a secret roll with counter {counter}", self.next_counter)));
+                    }
+                    self.next_counter = counter + 1;
+                    self.secret += 1;
+                }
+                continue;
+            }
             let Some(Body::Roll { roll }) = &item.body else { continue };
             match roll.source {
                 RollSource::Forced => self.forced += 1,
@@ -194,18 +235,35 @@ impl Walk {
                         return Some(fail("dice", Some(seq), format!("roll counter {} was {what}: event {seq} has counter {counter}", self.next_counter)));
                     }
                     self.next_counter = counter + 1;
-                    if let Some(seed) = &self.seed {
-                        let expected = dice::parse(&roll.expr)
-                            .ok()
-                            .and_then(|e| dice::roll(&e, &mut SeededStream::for_roll(seed, counter), RollSource::Generated { counter }).ok());
-                        let same = expected.as_ref().is_some_and(|e| e.dice().map(|d| d.face).eq(roll.dice().map(|d| d.face)));
-                        if !same {
-                            return Some(fail("dice", Some(seq), format!("event {seq}: roll {counter} ({}) does not match the committed seed", roll.expr)));
-                        }
-                        self.recomputed += 1;
-                    }
+                    self.span.push((seq, roll.clone()));
                 }
             }
+        }
+        None
+    }
+
+    /// A reveal discloses the seed of the span that ends here: it must match the commitment,
+    /// and every roll of the span must come from it.
+    fn reveal(&mut self, seq: u64, detail: Option<&serde_json::Value>) -> Option<Check> {
+        let revealed = detail.and_then(|d| d.get("revealed_seed")).and_then(|v| v.as_str()).and_then(event::parse_hash);
+        let Some(seed) = revealed else {
+            return Some(fail("dice", Some(seq), format!("event {seq} is a reveal without a seed")));
+        };
+        if self.commitment.as_deref() != Some(seed_commitment(&seed).as_str()) {
+            return Some(fail("dice", Some(seq), format!("event {seq} discloses a seed that is not the one committed to")));
+        }
+        self.check_span(&seed)
+    }
+
+    fn check_span(&mut self, seed: &[u8; 32]) -> Option<Check> {
+        for (seq, roll) in std::mem::take(&mut self.span) {
+            let RollSource::Generated { counter } = roll.source else { continue };
+            let expected = dice::parse(&roll.expr).ok().and_then(|e| dice::roll(&e, &mut SeededStream::for_roll(seed, counter), RollSource::Generated { counter }).ok());
+            let same = expected.as_ref().is_some_and(|e| e.dice().map(|d| d.face).eq(roll.dice().map(|d| d.face)));
+            if !same {
+                return Some(fail("dice", Some(seq), format!("event {seq}: roll {counter} ({}) does not come from the committed seed (it was changed or redone)", roll.expr)));
+            }
+            self.recomputed += 1;
         }
         None
     }

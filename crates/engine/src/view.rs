@@ -228,6 +228,7 @@ pub fn action_forms(manifest: &Manifest, table: &Table, role: &Role) -> Vec<Acti
                 a.who.contains(&Permit::Player)
                     || (a.who.contains(&Permit::Owner) && table.entities.values().any(|e| e.owner.as_deref() == Some(p.as_str())))
             }
+            Role::Public => false,
         })
         .map(|(name, a)| {
             let owned_only = !role.is_gm() && !a.who.contains(&Permit::Player);

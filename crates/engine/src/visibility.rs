@@ -51,22 +51,27 @@ impl fmt::Display for Visibility {
     }
 }
 
-/// The person acting or viewing: the GM, or a player by name.
+/// The person acting or viewing: the GM, a player by name, or the public (anyone reading a
+/// play-by-post thread: only public values).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
 pub enum Role {
     Gm,
     Player(String),
+    Public,
 }
 
-crate::string_schema!(Role, "Role", "^(gm|player:.+)$", "gm, or player:NAME");
+crate::string_schema!(Role, "Role", "^(gm|public|player:.+)$", "gm, player:NAME, or public");
 
 impl Role {
-    /// Parses `gm` or `player:NAME`.
+    /// Parses `gm`, `player:NAME` or `public`.
     pub fn parse(text: &str) -> Result<Role, String> {
         let t = text.trim();
         if t.eq_ignore_ascii_case("gm") {
             return Ok(Role::Gm);
+        }
+        if t.eq_ignore_ascii_case("public") {
+            return Ok(Role::Public);
         }
         match t.split_once(':') {
             Some((kind, name)) if kind.eq_ignore_ascii_case("player") => {
@@ -81,7 +86,7 @@ impl Role {
                     Ok(Role::Player(name.to_string()))
                 }
             }
-            _ => Err(format!("'{t}' is not a role: use gm or player:NAME")),
+            _ => Err(format!("'{t}' is not a role: use gm, player:NAME or public")),
         }
     }
 
@@ -91,8 +96,8 @@ impl Role {
 
     pub fn player(&self) -> Option<&str> {
         match self {
-            Role::Gm => None,
             Role::Player(name) => Some(name),
+            _ => None,
         }
     }
 
@@ -104,6 +109,7 @@ impl Role {
             (_, Role::Gm) => true,
             (Visibility::Owner, Role::Player(name)) => owner.is_some_and(|o| o == name),
             (Visibility::Gm, Role::Player(_)) => false,
+            (_, Role::Public) => false,
         }
     }
 }
@@ -113,6 +119,7 @@ impl fmt::Display for Role {
         match self {
             Role::Gm => f.write_str("gm"),
             Role::Player(name) => write!(f, "player:{name}"),
+            Role::Public => f.write_str("public"),
         }
     }
 }
@@ -146,6 +153,8 @@ mod tests {
         assert!(!bob.sees(Visibility::Owner, Some("ann")));
         assert!(gm.sees(Visibility::Owner, Some("ann")));
         assert!(!gm.sees(Visibility::Hidden, None), "hidden is hidden from the GM too");
+        assert!(Role::Public.sees(Visibility::Public, None));
+        assert!(!Role::Public.sees(Visibility::Owner, Some("")), "the public owns nothing");
         assert_eq!(Visibility::Owner.stricter(Visibility::Gm), Visibility::Gm);
     }
 

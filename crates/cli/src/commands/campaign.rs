@@ -7,7 +7,7 @@ use houserule_engine::dice::Forced;
 use houserule_engine::params::Choices;
 use houserule_engine::store::Store;
 use houserule_engine::view::View;
-use houserule_engine::{render, verify as verification, Campaign, NewCampaign};
+use houserule_engine::{render, verify as verification, Campaign, NewCampaign, Role};
 use std::path::Path;
 
 pub fn rulesets(json: bool) -> Outcome {
@@ -106,7 +106,29 @@ pub fn act(json: bool, file: &Path, action: &str, who: &str, params: &[String], 
     Ok(true)
 }
 
+/// A player's copy shows only its player's view.
+fn copy_for(file: &Path, who: &str) -> Result<Option<houserule_engine::share::SharedCopy>, Failure> {
+    match Campaign::open(file) {
+        Err(houserule_engine::CampaignError::PlayerCopy { for_role }) => {
+            let asked = role(who)?;
+            if asked != Role::Gm && asked.to_string() != for_role {
+                return Err(Failure::new("player_copy", format!("this is {for_role}'s copy: it shows only what {for_role} may see")));
+            }
+            houserule_engine::share::SharedCopy::open(file).map(Some).map_err(|e| Failure::new("bad_file", e.to_string()))
+        }
+        _ => Ok(None),
+    }
+}
+
 pub fn view(json: bool, file: &Path, who: &str) -> Outcome {
+    if let Some(copy) = copy_for(file, who)? {
+        if json {
+            output::json(copy.view());
+        } else {
+            print_view(copy.view());
+        }
+        return Ok(true);
+    }
     let c = open(file)?;
     let v = c.view(&role(who)?);
     if json {
@@ -115,6 +137,23 @@ pub fn view(json: bool, file: &Path, who: &str) -> Outcome {
         print_view(&v);
     }
     Ok(true)
+}
+
+/// Whether event `seq` has the given hash (at least 12 hex digits of it).
+fn event_check(store: &Store, seq: u64, hash: &str) -> verification::Check {
+    let hash = hash.trim().to_ascii_lowercase();
+    let fail = |detail: String| verification::Check { name: "event".into(), ok: false, detail, event: Some(seq) };
+    if hash.len() < 12 || !hash.chars().all(|c| c.is_ascii_hexdigit()) {
+        return fail("a hash of at least 12 hex digits is needed".into());
+    }
+    match store.event(seq) {
+        Ok(Some(row)) if hex::encode(&row.hash).starts_with(&hash) => {
+            verification::Check { name: "event".into(), ok: true, detail: format!("event {seq} has hash {}; the chain above checks it", hex::encode(&row.hash)), event: Some(seq) }
+        }
+        Ok(Some(row)) => fail(format!("event {seq} has hash {}, not {hash}: the post does not match this campaign", hex::encode(&row.hash))),
+        Ok(None) => fail(format!("the file has no event {seq}")),
+        Err(e) => fail(e.to_string()),
+    }
 }
 
 fn print_view(v: &View) {
@@ -165,8 +204,10 @@ fn print_view(v: &View) {
 }
 
 pub fn log(json: bool, file: &Path, who: &str, from: u64) -> Outcome {
-    let c = open(file)?;
-    let entries = c.log(&role(who)?, from)?;
+    let entries = match copy_for(file, who)? {
+        Some(copy) => copy.log(from).map_err(|e| Failure::new("bad_file", e.to_string()))?,
+        None => open(file)?.log(&role(who)?, from)?,
+    };
     if json {
         output::json(&entries);
     } else {
@@ -177,7 +218,7 @@ pub fn log(json: bool, file: &Path, who: &str, from: u64) -> Outcome {
     Ok(true)
 }
 
-pub fn verify(json: bool, file: &Path) -> Outcome {
+pub fn verify(json: bool, file: &Path, event: Option<(u64, String)>, against: Option<&Path>) -> Outcome {
     // Only the store is opened: a file whose rules no longer load can still be verified.
     let store = match Store::open(file) {
         Ok(s) => s,
@@ -188,6 +229,8 @@ pub fn verify(json: bool, file: &Path) -> Outcome {
                 head: String::new(),
                 rolls_recomputed: 0,
                 rolls_forced: 0,
+                rolls_pending: 0,
+                rolls_secret: 0,
                 checks: vec![verification::Check { name: "open".into(), ok: false, detail: e.to_string(), event: None }],
             };
             if json {
@@ -198,7 +241,17 @@ pub fn verify(json: bool, file: &Path) -> Outcome {
             return Ok(false);
         }
     };
-    let report = verification::verify(&store, &verification::own_seeds(&store));
+    let mut report = verification::verify(&store, &verification::own_seeds(&store));
+    if let Some((seq, hash)) = event {
+        report.checks.push(event_check(&store, seq, &hash));
+    }
+    if let Some(full) = against {
+        report.checks.push(match Store::open(full) {
+            Ok(full) => houserule_engine::share::compare(&store, &full),
+            Err(e) => verification::Check { name: "against".into(), ok: false, detail: e.to_string(), event: None },
+        });
+    }
+    report.ok = report.checks.iter().all(|c| c.ok);
     if json {
         output::json(&report);
     } else {

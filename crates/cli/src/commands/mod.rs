@@ -6,6 +6,7 @@ pub mod demo;
 pub mod dice;
 pub mod house;
 pub mod plugin;
+pub mod sharing;
 pub mod simulate;
 
 use crate::output::Failure;

@@ -1,0 +1,126 @@
+//! `houserule serve`: the table UI over HTTP and a WebSocket, for players on the local network.
+//!
+//! Everyone loads the same UI the desktop app shows. A browser joins by name and is that player
+//! from then on; the GM joins with the secret printed when the server starts. The role of every
+//! call comes from who joined, never from the request: a player may look and act only as
+//! themselves, while the GM may preview any player's view or act for them. Every connection is
+//! told as actions are committed and rules reload, and fetches its own view again.
+
+mod assets;
+mod protocol;
+
+use crate::output::Failure;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use houserule_engine::app::App;
+use protocol::{Connection, Reply, Request};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// What every connection shares.
+pub struct Shared {
+    pub app: App,
+    pub file: PathBuf,
+    pub secret: String,
+    /// A folder to serve the UI from instead of the built-in copy.
+    pub ui: Option<PathBuf>,
+}
+
+pub fn serve(file: PathBuf, host: &str, port: u16, secret: Option<String>, ui: Option<PathBuf>) -> Result<bool, Failure> {
+    let app = App::new(None);
+    if file.exists() {
+        app.open(&file).map_err(Failure)?;
+    }
+    let secret = secret.unwrap_or_else(|| {
+        let mut s = [0u8; 6];
+        getrandom::getrandom(&mut s).expect("the operating system's random source");
+        hex::encode(s)
+    });
+    let shared = Arc::new(Shared { app, file: file.clone(), secret: secret.clone(), ui: ui.clone() });
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| Failure::new("io", e.to_string()))?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(|e| Failure::new("io", format!("cannot listen on {host}:{port}: {e}")))?;
+        let addr = listener.local_addr().map_err(|e| Failure::new("io", e.to_string()))?;
+        println!("Houserule is serving {} at http://{addr}/", file.display());
+        println!("GM secret: {secret}   (join as GM with it; players join with their name)");
+        if let Some(dir) = &ui {
+            println!("serving the UI from {}", dir.display());
+        } else if !assets::built() {
+            println!("note: the web UI was not built into this binary (run the Quick-start command); browsers get a notice");
+        }
+        let router = Router::new().route("/ws", get(ws)).fallback(get(static_file)).with_state(shared);
+        axum::serve(listener, router).await.map_err(|e| Failure::new("io", e.to_string()))?;
+        Ok(true)
+    })
+}
+
+async fn static_file(State(shared): State<Arc<Shared>>, uri: Uri) -> Response {
+    if let Some(dir) = &shared.ui {
+        return match assets::from_folder(dir, uri.path()) {
+            Some((bytes, kind)) => ([(header::CONTENT_TYPE, kind), (header::CONTENT_SECURITY_POLICY, CSP)], bytes).into_response(),
+            None => (StatusCode::NOT_FOUND, "not found").into_response(),
+        };
+    }
+    match assets::get(uri.path()) {
+        Some((bytes, kind)) => ([(header::CONTENT_TYPE, kind), (header::CONTENT_SECURITY_POLICY, CSP)], bytes).into_response(),
+        None if !assets::built() => Html("<h1>Houserule</h1><p>The web UI has not been built. Run <code>./scripts/run</code> or <code>npm run build</code> in <code>ui/</code>, then rebuild houserule.</p>").into_response(),
+        None => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// The same strict policy as the desktop window, plus the server's own WebSocket.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+
+async fn ws(upgrade: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Response {
+    upgrade.max_message_size(1 << 20).on_upgrade(move |socket| connection(socket, shared))
+}
+
+async fn connection(mut socket: WebSocket, shared: Arc<Shared>) {
+    let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
+    let events = shared.app.subscribe();
+    tokio::task::spawn_blocking(move || {
+        for event in events {
+            if events_tx.send(event).is_err() {
+                break;
+            }
+        }
+    });
+    let mut conn = Connection::default();
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let text = match incoming {
+                    Some(Ok(Message::Text(t))) => t.as_str().to_string(),
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(_)) => continue,
+                };
+                let reply = match serde_json::from_str::<Request>(&text) {
+                    Ok(request) => {
+                        let shared = shared.clone();
+                        let state = conn.clone();
+                        let (reply, state) = tokio::task::spawn_blocking(move || protocol::handle(&shared, state, request))
+                            .await
+                            .unwrap_or_else(|_| (Reply::failure(0, "engine", "the request failed"), Connection::default()));
+                        conn = state;
+                        reply
+                    }
+                    Err(e) => Reply::failure(0, "bad_request", format!("not a request: {e}")),
+                };
+                if socket.send(Message::Text(serde_json::to_string(&reply).expect("replies serialise").into())).await.is_err() {
+                    break;
+                }
+            }
+            Some(event) = events_rx.recv() => {
+                if let Some(reply) = protocol::event_for(&conn, event) {
+                    if socket.send(Message::Text(serde_json::to_string(&reply).expect("events serialise").into())).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
