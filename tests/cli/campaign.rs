@@ -130,3 +130,20 @@ fn demo_plays_a_campaign_and_is_repeatable() {
     let text = houserule(&["demo", &d]);
     assert!(text.stdout.contains("Frody spends 1 token(s)"), "{}", text.stdout);
 }
+
+#[test]
+fn the_fumbles_demo_is_a_challenge_in_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    json(&["demo", &d, "--ruleset", "fumbles"], 0, "demo");
+    let file = format!("{d}/fumbles-demo.houserule");
+    json(&["verify", &file], 0, "verify");
+    let view = json(&["view", &file, "--as", "player:ann"], 0, "view");
+    let band = &view["entities"]["goblin_war_band"];
+    assert_eq!(band["fields"]["status"], "active", "{band}");
+    assert_eq!(band["fields"]["turn"], 2, "the second turn is under way");
+    assert!(band["fields"]["cr"].as_i64().unwrap() < band["fields"]["cr_start"].as_i64().unwrap(), "the heroes have hurt the war band: {band}");
+    let refused = houserule(&["demo", &d, "--ruleset", "stones"]);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    assert!(refused.stderr.contains("generic and fumbles"), "{}", refused.stderr);
+}

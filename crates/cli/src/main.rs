@@ -197,7 +197,12 @@ enum Command {
     /// Write Rhai definition files for the whole host API into DIR (editor completion).
     Definitions { dir: PathBuf },
     /// Create a demo campaign in DIR (default: here), play a few actions and print the log.
-    Demo { dir: Option<PathBuf> },
+    Demo {
+        dir: Option<PathBuf>,
+        /// generic (a few of everything) or fumbles (a challenge in progress).
+        #[arg(long, default_value = "generic")]
+        ruleset: String,
+    },
     /// Write the JSON Schemas of every file format and output into DIR.
     #[command(hide = true)]
     Schemas { dir: PathBuf },
@@ -234,7 +239,7 @@ fn main() -> ExitCode {
         Command::Watch { file, dir, ruleset_dir, no_ruleset, max_events } => commands::house::watch(json, &file, dir, ruleset_dir, no_ruleset, max_events),
         Command::Serve { file, host, port, gm_secret, ui } => serve::serve(file, &host, port, gm_secret, ui),
         Command::Definitions { dir } => commands::house::definitions(json, &dir),
-        Command::Demo { dir } => commands::demo::demo(json, dir),
+        Command::Demo { dir, ruleset } => commands::demo::demo(json, dir, &ruleset),
         Command::Schemas { dir } => commands::plugin::schemas(&dir),
         Command::ApiReference { file } => commands::plugin::api_reference(&file),
     };

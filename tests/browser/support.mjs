@@ -1,0 +1,135 @@
+// Shared pieces of the browser tests: the server (`houserule serve` on a fresh temporary
+// campaign, with the UI just built), Debian's Chromium through playwright-core (never a
+// downloaded browser), waiting helpers and screenshots.
+
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repo = resolve(here, "../..");
+
+// playwright-core is a dev dependency of ui/ (tests/browser has no node_modules of its own).
+const require = createRequire(join(repo, "ui", "package.json"));
+const { chromium } = require("playwright-core");
+
+/** The binary under test: HOUSERULE_BIN, or the repo's debug build. */
+export function houseruleBin() {
+  const bin = process.env.HOUSERULE_BIN ? resolve(process.env.HOUSERULE_BIN) : resolve(here, "../../target/debug/houserule");
+  if (!existsSync(bin)) throw new Error(`houserule binary not found at ${bin}: build it (cargo build) or set HOUSERULE_BIN`);
+  return bin;
+}
+
+/** The UI just built; the server is always pointed at it with --ui. */
+export function uiDist() {
+  const dist = join(repo, "ui", "dist");
+  if (!existsSync(join(dist, "index.html"))) throw new Error(`${dist}/index.html is missing: run \`npm run build\` in ui/ first`);
+  return dist;
+}
+
+/**
+ * Starts `houserule serve` on a campaign file that does not exist yet (the GM creates it in
+ * the browser). Resolves once the server printed its address.
+ */
+export async function startServer({ secret = "table-secret" } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "houserule-browser-"));
+  const file = join(dir, "table.houserule");
+  const env = { ...process.env, HOUSERULE_PLUGINS: process.env.HOUSERULE_PLUGINS ?? join(repo, "plugins") };
+  const child = spawn(houseruleBin(), ["serve", file, "--port", "0", "--gm-secret", secret, "--ui", uiDist()], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = [];
+  child.stderr.on("data", (d) => output.push(String(d)));
+  const url = await new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`houserule serve printed no address in 20 s:\n${output.join("")}`)), 20_000);
+    const lines = createInterface({ input: child.stdout });
+    lines.on("line", (line) => {
+      output.push(`${line}\n`);
+      const m = /Houserule is serving .* at (http:\/\/\S+?)\/?$/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        resolveUrl(`${m[1]}/`);
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`houserule serve exited with ${code}:\n${output.join("")}`));
+    });
+  });
+  return {
+    url,
+    file,
+    secret,
+    output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((r) => {
+          const t = setTimeout(() => {
+            child.kill("SIGKILL");
+            r();
+          }, 3000);
+          child.once("exit", () => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+
+export async function launchBrowser() {
+  const executablePath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+  if (!existsSync(executablePath)) throw new Error(`Chromium not found at ${executablePath} (apt-get install chromium, or set CHROMIUM)`);
+  return chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
+}
+
+/** A browser context with its own page, at the screenshot size, that fails on page errors. */
+export async function openPage(browser, url, errors) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  page.on("pageerror", (e) => errors.push(`page error: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console error: ${m.text()}`);
+  });
+  await page.goto(url);
+  return { context, page };
+}
+
+/** Polls `probe` until it returns true; fails with `what` and the last value seen. */
+export async function until(what, probe, timeout = 15_000) {
+  const end = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await probe();
+      if (last === true) return;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// target/screenshots by default; HOUSERULE_SCREENSHOTS=docs/screenshots refreshes the committed ones.
+const shots = resolve(repo, process.env.HOUSERULE_SCREENSHOTS ?? join("target", "screenshots"));
+
+/** Saves a 1280×800 screenshot of the page as NAME.png in the screenshots folder. */
+export async function screenshot(page, name) {
+  mkdirSync(shots, { recursive: true });
+  // Let bars and spinners settle so the pictures are stable.
+  await page.evaluate(() => document.fonts?.ready);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(shots, `${name}.png`), animations: "disabled", caret: "hide" });
+}

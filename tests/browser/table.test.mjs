@@ -1,0 +1,259 @@
+// Browser end-to-end tests of the table UI against `houserule serve`:
+// 1. the GM creates a Fumbles campaign, adds characters and a challenge through the action
+//    forms, plays a challenge turn with dice typed in, and sees the CR drop and the dice;
+// 2. a player in a second browser sees all of it live and none of the GM-only values;
+// 3. a house rule with a syntax error shows its file, line and column in the editor while
+//    the table keeps working; then the rule is fixed and removed.
+// Screenshots of the main screens go to target/screenshots/ (docs/screenshots/ with HOUSERULE_SCREENSHOTS=docs/screenshots).
+//
+// Run: npm --prefix ui run test:browser (after npm --prefix ui run build); HOUSERULE_BIN
+// picks the binary (default: target/debug/houserule).
+
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { launchBrowser, openPage, screenshot, startServer, until } from "./support.mjs";
+
+const CAPSTONE_NOTE = "The chieftain arrives";
+
+/** Opens an action's form in the actions panel and returns it. */
+async function openAction(page, label) {
+  const panel = page.getByRole("complementary", { name: "Actions" });
+  const toggle = panel.getByRole("button", { name: label, exact: true }).first();
+  await toggle.waitFor();
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  const form = page.getByRole("form", { name: label });
+  await form.waitFor();
+  return form;
+}
+
+/** Scrolls the actions panel so an open form shows from its top (for the screenshots). */
+async function showForm(page, label) {
+  await page.getByRole("button", { name: label, exact: true, expanded: true }).evaluate((button) => {
+    const panel = button.closest(".col-actions");
+    if (panel) panel.scrollTop += button.getBoundingClientRect().top - panel.getBoundingClientRect().top - 8;
+  });
+}
+
+/** Submits a form and waits until it reports success (or fails with what it showed). */
+async function submit(form, label) {
+  await form.getByRole("button", { name: label, exact: true }).click();
+  await until(`“${label}” is done`, async () => {
+    if (await form.getByRole("alert").count()) return `refused: ${await form.getByRole("alert").first().innerText()}`;
+    return (await form.getByRole("status").filter({ hasText: "Done" }).count()) > 0;
+  });
+}
+
+function meter(page, entityName, label) {
+  return page.getByRole("article", { name: entityName, exact: true }).getByRole("meter", { name: label });
+}
+
+async function meterValue(page, entityName, label) {
+  return meter(page, entityName, label).getAttribute("aria-valuenow");
+}
+
+describe("the table in two browsers", { timeout: 240_000 }, () => {
+  let server;
+  let browser;
+  let gm;
+  let ann;
+  const errors = [];
+
+  before(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("the GM creates a Fumbles campaign, adds characters and a challenge, plays a turn and sees the CR drop and the dice", async () => {
+    ({ page: gm } = await openPage(browser, server.url, errors));
+
+    await gm.getByLabel("GM secret").fill(server.secret);
+    await gm.getByRole("button", { name: "Join as GM" }).click();
+
+    // Start: a ruleset and its typed settings.
+    await gm.getByRole("radio", { name: "Fumbles" }).check();
+    await gm.getByLabel("Campaign name").fill("Goblin night");
+    const mad = gm.getByLabel("Maximum Available Dice (MAD)");
+    assert.equal(await mad.inputValue(), "7", "the MAD setting starts at the ruleset's default");
+    assert.equal(await gm.getByLabel("Achilles' Heels", { exact: true }).isChecked(), true, "a bool setting is a checkbox at its default");
+    await screenshot(gm, "start");
+    await gm.getByRole("button", { name: "Create campaign" }).click();
+    await gm.getByRole("heading", { name: "Goblin night", level: 1 }).waitFor();
+
+    // Two characters through the generated form: text, owner, a comma-separated list.
+    for (const [name, owner, traits] of [
+      ["Gandolf", "ann", "Magic!, Fireball, Barrier, Levitate, Staff"],
+      ["Bree", "bo", "Sword, Shield, Quick"],
+    ]) {
+      const form = await openAction(gm, "Create a character");
+      await form.getByLabel("Name", { exact: true }).fill(name);
+      await form.getByLabel("Owner", { exact: true }).fill(owner);
+      await form.getByLabel("Traits", { exact: true }).fill(traits);
+      await submit(form, "Create a character");
+      const card = gm.getByRole("article", { name });
+      await card.waitFor();
+      assert.match(await card.innerText(), new RegExp(`played by ${owner}`), `${name}'s card names the owner`);
+      for (const t of traits.split(", ")) assert.ok((await card.innerText()).includes(t), `${name}'s card shows the trait ${t}`);
+    }
+    assert.match(await gm.getByRole("article", { name: "Gandolf" }).getByRole("listitem", { name: "Hero Points" }).innerText(), /1\s*\/\s*1/, "the Hero Point pool shows count and cap");
+
+    // A challenge: CR 6, Toughness 2, Smash 1 (ints with min/max).
+    const start = await openAction(gm, "Start a challenge");
+    await start.getByLabel("Name", { exact: true }).fill("Goblins");
+    await start.getByLabel("CR", { exact: true }).fill("6");
+    await start.getByLabel("Toughness", { exact: true }).fill("2");
+    await start.getByLabel("Smash", { exact: true }).fill("1");
+    await submit(start, "Start a challenge");
+    await meter(gm, "Goblins", "CR").waitFor();
+    assert.equal(await meterValue(gm, "Goblins", "CR"), "6", "the challenge starts at CR 6");
+    assert.equal(await meter(gm, "Goblins", "CR").getAttribute("aria-valuemax"), "6", "the bar's maximum is the starting CR");
+
+    // A capstone with a GM-only note (a secret parameter, a GM-only field).
+    const cap = await openAction(gm, "Add a capstone");
+    assert.equal(await cap.getByLabel("Challenge", { exact: true }).inputValue(), "goblins", "the only challenge in play is picked");
+    await cap.getByLabel("At", { exact: true }).fill("3");
+    await cap.getByLabel("Note", { exact: true }).fill(CAPSTONE_NOTE);
+    await submit(cap, "Add a capstone");
+    await gm.getByRole("article", { name: "Goblins at 3" }).waitFor();
+    assert.ok((await gm.getByRole("main", { name: "Table" }).innerText()).includes(CAPSTONE_NOTE), "the GM sees the capstone's note");
+
+    // The player joins now, in a second browser, and stays on the page from here on.
+    ({ page: ann } = await openPage(browser, server.url, errors));
+    await ann.getByLabel("Your name").fill("ann");
+    await ann.getByRole("button", { name: "Join the table" }).click();
+    await ann.getByRole("article", { name: "Gandolf" }).waitFor();
+    assert.equal(await meterValue(ann, "Goblins", "CR"), "6");
+    await ann.evaluate(() => {
+      window.__sameDocument = true;
+    });
+
+    // The challenge turn: ann's character, attack and defense traits picked, dice typed in.
+    const roll = await openAction(gm, "Challenge roll");
+    await roll.getByLabel("Character", { exact: true }).selectOption({ label: "Gandolf" });
+    const attack = roll.getByRole("group", { name: "Attack" });
+    for (const t of ["Fireball", "Magic!", "Levitate"]) await attack.getByLabel(t, { exact: true }).check();
+    for (const t of ["Barrier", "Staff"]) await roll.getByRole("group", { name: "Defense" }).getByLabel(t, { exact: true }).check();
+    assert.equal(await attack.getByLabel("Sword").count(), 0, "only Gandolf's own traits are offered");
+    await roll.getByLabel("Dice rolled by hand").fill("6, 6, 5, 4, 5");
+    await submit(roll, "Challenge roll");
+
+    await until("the CR bar drops to 5", async () => (await meterValue(gm, "Goblins", "CR")) === "5");
+    const entry = gm.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "Challenge roll" }).first();
+    await entry.getByRole("list", { name: "Attack dice: 6, 6, 5" }).waitFor();
+    await entry.getByRole("list", { name: "Defense dice: 4, 5" }).waitFor();
+    assert.equal(await entry.locator(".die.success").count(), 5, "every die of 4+ is highlighted as a success");
+    assert.equal(await entry.getByText("by hand").count(), 2, "both rolls are labelled as dice rolled by hand");
+    assert.match(await entry.innerText(), /Goblins CR 6 → 5/, "the narration tells the CR drop");
+    await showForm(gm, "Challenge roll");
+    await screenshot(gm, "gm-table");
+  });
+
+  it("a player sees the GM's actions live and none of the GM-only values or controls", async () => {
+    // Live: the roll arrived without a reload.
+    await until("ann sees the CR drop to 5", async () => (await meterValue(ann, "Goblins", "CR")) === "5");
+    assert.equal(await ann.evaluate(() => window.__sameDocument), true, "the player's page was never reloaded");
+    const annLog = ann.getByRole("list", { name: "Log" });
+    await annLog.getByRole("list", { name: "Attack dice: 6, 6, 5" }).waitFor();
+
+    // GM-only: the capstone's note, the house rules, the view switch, GM actions.
+    const everything = await ann.locator("body").innerText();
+    assert.ok(!everything.includes(CAPSTONE_NOTE), "the capstone's GM-only note is nowhere on the player's page");
+    await ann.getByRole("article", { name: "Goblins at 3" }).waitFor();
+    assert.equal(await ann.getByRole("tab", { name: "House rules" }).count(), 0, "no house-rule editor for a player");
+    assert.equal(await ann.getByLabel("View as").count(), 0, "no view switch for a player");
+    const annActions = ann.getByRole("complementary", { name: "Actions" });
+    assert.equal(await annActions.getByRole("button", { name: "End the turn", exact: true }).count(), 0, "GM-only actions are not offered");
+    assert.equal(await annActions.getByRole("button", { name: "Start a challenge", exact: true }).count(), 0);
+    const annRoll = await openAction(ann, "Challenge roll");
+    const characters = await annRoll.getByLabel("Character", { exact: true }).locator("option").allInnerTexts();
+    assert.deepEqual(characters.filter((c) => c !== "Choose…"), ["Gandolf"], "ann may roll only for her own character");
+
+    // A rule refusal shows next to the form with the rule's name.
+    await annRoll.getByRole("group", { name: "Attack" }).getByLabel("Fireball", { exact: true }).check();
+    await annRoll.getByRole("button", { name: "Challenge roll", exact: true }).click();
+    const refusal = annRoll.getByRole("alert");
+    await refusal.waitFor();
+    assert.match(await refusal.innerText(), /TURNS/, "the refusal names its rule");
+    await showForm(ann, "Challenge roll");
+    await screenshot(ann, "player-view");
+
+    // The GM previews ann's view: the note goes away there too.
+    await gm.getByLabel("View as").selectOption({ label: "ann" });
+    await gm.getByRole("status").filter({ hasText: "as ann sees it" }).waitFor();
+    await until("the GM's preview drops the GM-only note", async () => !(await gm.getByRole("main", { name: "Table" }).innerText()).includes(CAPSTONE_NOTE));
+    await gm.getByLabel("View as").selectOption({ label: "GM (everything)" });
+    await until("the GM's own view is back", async () => (await gm.getByRole("main", { name: "Table" }).innerText()).includes(CAPSTONE_NOTE));
+
+    // Another GM action arrives live: the turn ends and the challenge moves to turn 2.
+    const endTurn = await openAction(gm, "End the turn");
+    await submit(endTurn, "End the turn");
+    await until("ann sees turn 2", async () => /Turn\s+2/.test(await ann.getByRole("article", { name: "Goblins", exact: true }).innerText()));
+    await ann.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "End the turn" }).first().waitFor();
+
+    // ann rolls for herself this turn, letting Houserule roll the dice.
+    await annRoll.getByRole("group", { name: "Attack" }).getByLabel("Magic!", { exact: true }).check();
+    await annRoll.getByRole("group", { name: "Defense" }).getByLabel("Barrier", { exact: true }).check();
+    await submit(annRoll, "Challenge roll");
+    await until("the GM sees ann's roll", async () => (await gm.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "ann" }).filter({ hasText: "Challenge roll" }).count()) > 0);
+    await gm.getByRole("button", { name: "End the turn", exact: true, expanded: true }).click();
+    await screenshot(gm, "log-dice");
+  });
+
+  it("a house rule with a syntax error shows its file, line and column while the table keeps working", async () => {
+    await gm.getByRole("tab", { name: "House rules" }).click();
+    const editorPanel = gm.getByRole("region", { name: "House rule editor" });
+    await gm.getByRole("button", { name: "+ New house rule" }).click();
+    await editorPanel.getByLabel("File name").fill("boss-costs.rhai");
+    const text = gm.getByRole("textbox", { name: "House rule text" });
+    await text.waitFor();
+    await text.click();
+    await gm.keyboard.press("ControlOrMeta+a");
+    await gm.keyboard.insertText("// Afflictions cost nothing at our table.\nfn afflict_cost() {\n  0 +\n}\n");
+    await editorPanel.getByRole("button", { name: "Save and reload" }).click();
+
+    const problem = editorPanel.getByRole("alert");
+    await problem.waitFor();
+    const shown = await problem.innerText();
+    assert.match(shown, /boss-costs\.rhai:4:1/, `the error shows file:line:col (got: ${shown})`);
+    assert.match(shown, /previous rules/, "the GM is told the previous rules keep running");
+    await until("a lint marker sits on line 4", async () => (await gm.locator(".cm-lintRange-error").count()) > 0);
+    assert.ok((await gm.locator(".cm-gutter-lint .cm-lint-marker-error").count()) > 0, "the gutter marks the line");
+    await screenshot(gm, "house-rule-error");
+
+    // The table keeps working with the previous rules.
+    await gm.getByRole("tab", { name: "Table" }).click();
+    const check = await openAction(gm, "Trait check");
+    await check.getByLabel("Character", { exact: true }).selectOption({ label: "Bree" });
+    await check.getByRole("group", { name: "Traits" }).getByLabel("Sword", { exact: true }).check();
+    await check.getByLabel("Dice rolled by hand").fill("5");
+    await submit(check, "Trait check");
+    await gm.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "Trait check" }).first().waitFor();
+    await until("ann sees the trait check live", async () => (await ann.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "Trait check" }).count()) > 0);
+
+    // Fix the rule: it loads, and the reload report says what changed.
+    await gm.getByRole("tab", { name: "House rules" }).click();
+    await text.click();
+    await gm.keyboard.press("ControlOrMeta+a");
+    await gm.keyboard.insertText("// Afflictions cost nothing at our table.\nfn afflict_cost() { 0 }\n");
+    await editorPanel.getByRole("button", { name: "Save and reload" }).click();
+    const saved = editorPanel.getByRole("status").filter({ hasText: "Saved boss-costs.rhai" });
+    await saved.waitFor();
+    assert.match(await saved.innerText(), /house\/boss-costs\.rhai \(added\)/);
+    assert.equal(await gm.locator(".cm-lintRange-error").count(), 0, "the markers are gone");
+    const files = gm.getByRole("navigation", { name: "Rule files" });
+    assert.match(await files.innerText(), /afflict_cost\(0\)\s*replaces/i, "the file list shows the function it replaces");
+    await until("ann's log tells the rules changed", async () => (await ann.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "Rules changed" }).count()) > 0);
+
+    // Remove it again.
+    await editorPanel.getByRole("button", { name: "Remove", exact: true }).click();
+    await editorPanel.getByRole("button", { name: "Yes, remove it" }).click();
+    await editorPanel.getByRole("status").filter({ hasText: "Removed boss-costs.rhai" }).waitFor();
+    assert.ok(!(await files.innerText()).includes("boss-costs.rhai"), "the file is gone from the list");
+
+    assert.deepEqual(errors, [], "no page errors in either browser");
+  });
+});

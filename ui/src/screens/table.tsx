@@ -1,0 +1,131 @@
+// The table screen: a header (campaign, who is looking, the GM's view switch and tabs), then
+// actions | table | log side by side (one at a time on a narrow screen), or the house rules.
+
+import { useMemo, useState } from "preact/hooks";
+import type { Store } from "../store";
+import { useStore } from "../store";
+import { playerNames, roleName } from "../format";
+import { Board } from "./board";
+import { ActionsPanel } from "./actions";
+import { LogPanel } from "./log";
+import { HouseRules } from "./rules";
+import { Diagnostics, ErrorBox } from "../ui/errors";
+
+type Pane = "table" | "actions" | "log";
+
+export function TableScreen({ store }: { store: Store }) {
+  const s = useStore(store);
+  const gm = s.role === "gm";
+  const [tab, setTab] = useState<"table" | "rules">("table");
+  const [pane, setPane] = useState<Pane>("table");
+  const [rulesOpened, setRulesOpened] = useState(false);
+  const openTab = (t: "table" | "rules") => {
+    if (t === "rules") setRulesOpened(true);
+    setTab(t);
+  };
+  const players = playerNames(s.gmView ?? s.view);
+  if (gm && s.viewAs !== "gm" && !players.includes(roleName(s.viewAs))) players.push(roleName(s.viewAs));
+  const labels = useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const [k, a] of Object.entries(s.manifest?.actions ?? {})) if (a.label) out[k] = a.label;
+    for (const a of s.actions) out[a.name] = a.label;
+    return out;
+  }, [s.manifest, s.actions]);
+  const previewing = gm && s.viewAs !== "gm" ? roleName(s.viewAs) : null;
+  const campaign = s.campaign!;
+
+  return (
+    <div class={`table-screen ${previewing ? "previewing" : ""}`}>
+      <header class="topbar">
+        <div class="title">
+          <span class="brand small-brand">Houserule</span>
+          <h1>{campaign.name || "Campaign"}</h1>
+          <span class="ruleset-tag">
+            {campaign.ruleset.name} <span class="muted">v{campaign.ruleset.version}</span>
+          </span>
+        </div>
+        {gm && (
+          <div class="tabs" role="tablist" aria-label="Screens">
+            <button type="button" role="tab" aria-selected={tab === "table"} onClick={() => openTab("table")}>
+              Table
+            </button>
+            <button type="button" role="tab" aria-selected={tab === "rules"} onClick={() => openTab("rules")}>
+              House rules
+            </button>
+          </div>
+        )}
+        <div class="who">
+          {s.loading && <span class="spinner" role="status" aria-label="Updating" />}
+          {gm ? (
+            <label class="field inline view-as">
+              <span class="field-label">View as</span>
+              <select value={s.viewAs} onChange={(e) => void store.setViewAs(e.currentTarget.value)}>
+                <option value="gm">GM (everything)</option>
+                {players.map((p) => (
+                  <option key={p} value={`player:${p}`}>
+                    {p}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <span class="you" aria-label="You are">
+              {roleName(s.role)}
+            </span>
+          )}
+        </div>
+      </header>
+
+      {previewing && (
+        <div class="preview-banner" role="status">
+          You are looking at the table as <strong>{previewing}</strong> sees it; actions here are taken as {previewing}.{" "}
+          <button type="button" class="linklike" onClick={() => void store.setViewAs("gm")}>
+            Back to the GM's view
+          </button>
+        </div>
+      )}
+      {gm && tab === "table" && s.reloadProblems && s.reloadProblems.length > 0 && (
+        <div class="notice failure banner" role="alert">
+          <strong class="notice-title">Edited rules did not load; the table keeps playing with the previous rules.</strong>
+          <Diagnostics items={s.reloadProblems} />
+          <button type="button" class="small" onClick={() => store.dismissProblems()}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {s.loadError && <ErrorBox error={s.loadError} title="Could not update the table" />}
+
+      {gm && rulesOpened && (
+        <div class="rules-wrap" hidden={tab !== "rules"}>
+          <HouseRules store={store} />
+        </div>
+      )}
+      <div class="play-wrap" hidden={tab !== "table"}>
+        <nav class="panes" aria-label="Panels">
+          {(["table", "actions", "log"] as Pane[]).map((p) => (
+            <button key={p} type="button" aria-pressed={pane === p} onClick={() => setPane(p)}>
+              {p === "table" ? "Table" : p === "actions" ? "Actions" : "Log"}
+            </button>
+          ))}
+        </nav>
+        {s.view ? (
+          <div class={`play pane-${pane}`}>
+            <aside class="col col-actions" aria-label="Actions">
+              <ActionsPanel key={s.viewAs} store={store} actions={s.actions} view={s.view} previewing={previewing} />
+            </aside>
+            <main class="col col-table" aria-label="Table">
+              <Board view={s.view} manifest={s.manifest} />
+            </main>
+            <aside class="col col-log" aria-label="Log panel">
+              <LogPanel log={s.log} view={s.view} manifest={s.manifest} labels={labels} hasOlder={s.hasOlder} onOlder={() => store.loadOlder()} />
+            </aside>
+          </div>
+        ) : (
+          <p class="muted loading-table" role="status">
+            <span class="spinner" /> Setting the table…
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

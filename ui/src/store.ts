@@ -1,0 +1,290 @@
+// The session as the UI holds it: who we are, the campaign, and what the engine last showed
+// this viewer (view, action forms, log). Screens read it and call its methods; it refetches when
+// the engine says something happened, coalescing bursts of events into one refetch.
+
+import { useEffect, useState } from "preact/hooks";
+import { CallError, createTransport, toReport, type LinkState, type Transport } from "./transport";
+import type {
+  ActionForm,
+  AppEvent,
+  CampaignInfo,
+  Diagnostic,
+  ErrorReport,
+  Hello,
+  LogEntry,
+  Manifest,
+  Outcome,
+  ReloadReport,
+  Role,
+  View,
+} from "./types";
+
+const LOG_PAGE = 100;
+
+export interface State {
+  link: LinkState;
+  host: "server" | "desktop";
+  /** Set once joined (desktop: at start). */
+  role: Role | null;
+  file: string | null;
+  campaign: CampaignInfo | null;
+  manifest: Manifest | null;
+  /** Whose view is shown: the GM may preview a player's. */
+  viewAs: Role;
+  view: View | null;
+  /** The GM's own view (for the player names of the view switch). */
+  gmView: View | null;
+  actions: ActionForm[];
+  /** Oldest first. */
+  log: LogEntry[];
+  hasOlder: boolean;
+  loading: boolean;
+  /** The last refetch failed (kept so the screen can say so). */
+  loadError: ErrorReport | null;
+  /** The last edited rules that did not load (GM): the previous rules keep running. */
+  reloadProblems: Diagnostic[] | null;
+  lastReload: ReloadReport | null;
+  /** Bumped on each refresh so forms can notice new choices. */
+  revision: number;
+}
+
+type Listener = (s: State) => void;
+
+export class Store {
+  readonly transport: Transport;
+  state: State;
+  private listeners = new Set<Listener>();
+  private refreshing: Promise<void> | null = null;
+  private again: "none" | "update" | "full" = "none";
+  private generation = 0;
+
+  constructor(transport: Transport = createTransport()) {
+    this.transport = transport;
+    this.state = {
+      link: "connecting",
+      host: transport.host,
+      role: null,
+      file: null,
+      campaign: null,
+      manifest: null,
+      viewAs: "gm",
+      view: null,
+      gmView: null,
+      actions: [],
+      log: [],
+      hasOlder: false,
+      loading: false,
+      loadError: null,
+      reloadProblems: null,
+      lastReload: null,
+      revision: 0,
+    };
+    transport.onEvent((e) => this.onEvent(e));
+    transport.onLink((link) => {
+      const was = this.state.link;
+      this.set({ link });
+      if (link === "open" && was === "lost" && this.state.role && this.state.campaign) void this.refresh("full");
+    });
+  }
+
+  subscribe(l: Listener): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+
+  set(patch: Partial<State>) {
+    this.state = { ...this.state, ...patch };
+    for (const l of this.listeners) l(this.state);
+  }
+
+  get isGm(): boolean {
+    return this.state.role === "gm";
+  }
+
+  /** Parameters that make a call look (and act) as the chosen viewer. */
+  private asParam(): Record<string, unknown> {
+    return this.isGm && this.state.viewAs !== "gm" ? { as: this.state.viewAs } : {};
+  }
+
+  call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    return this.transport.call<T>(method, params);
+  }
+
+  /** Joins: browser with `{name}` or `{secret}`, desktop with `{}`. */
+  async join(params: Record<string, unknown>): Promise<void> {
+    const hello = await this.call<Hello>("hello", params);
+    this.set({ role: hello.role, file: hello.file ?? null, host: hello.host ?? this.transport.host, viewAs: hello.role });
+    if (hello.campaign) await this.opened(hello.campaign);
+  }
+
+  /** A campaign is open (created, opened, or already playing when we joined). */
+  async opened(campaign: CampaignInfo): Promise<void> {
+    this.set({
+      campaign,
+      manifest: null,
+      view: null,
+      gmView: null,
+      actions: [],
+      log: [],
+      viewAs: this.state.role ?? "gm",
+      reloadProblems: null,
+      lastReload: null,
+    });
+    await this.loadManifest();
+    await this.refresh("full");
+  }
+
+  private async loadManifest() {
+    try {
+      const manifest = await this.call<Manifest>("manifest");
+      this.set({ manifest });
+    } catch (e) {
+      this.set({ loadError: toReport(e) });
+    }
+  }
+
+  /** Refetches the view, the forms and the log. "update" fetches only new log entries. */
+  refresh(kind: "update" | "full" = "update"): Promise<void> {
+    if (this.refreshing) {
+      if (kind === "full" || this.again === "none") this.again = kind;
+      return this.refreshing;
+    }
+    this.refreshing = this.doRefresh(kind).finally(() => {
+      this.refreshing = null;
+      const next = this.again;
+      this.again = "none";
+      if (next !== "none") void this.refresh(next);
+    });
+    return this.refreshing;
+  }
+
+  private async doRefresh(kind: "update" | "full") {
+    if (!this.state.campaign) return;
+    const gen = ++this.generation;
+    const as = this.asParam();
+    const last = this.state.log.length ? this.state.log[this.state.log.length - 1].seq : 0;
+    const full = kind === "full" || last === 0;
+    this.set({ loading: true });
+    try {
+      const [view, actions, log, gmView] = await Promise.all([
+        this.call<View>("view", as),
+        this.call<ActionForm[]>("actions", as),
+        this.call<LogEntry[]>("log", full ? { ...as, limit: LOG_PAGE } : { ...as, from: last + 1, limit: 2000 }),
+        this.isGm && "as" in as ? this.call<View>("view", {}) : Promise.resolve(null),
+      ]);
+      if (gen !== this.generation) return;
+      let merged: LogEntry[];
+      let hasOlder = this.state.hasOlder;
+      if (full) {
+        merged = log;
+        hasOlder = log.length > 0 && log[0].seq > 1;
+      } else {
+        merged = this.state.log.concat(log.filter((e) => e.seq > last));
+      }
+      this.set({
+        view,
+        actions,
+        log: merged,
+        hasOlder,
+        gmView: gmView ?? (this.isGm && !("as" in as) ? view : this.state.gmView),
+        campaign: view.campaign,
+        loading: false,
+        loadError: null,
+        revision: this.state.revision + 1,
+      });
+    } catch (e) {
+      if (gen !== this.generation) return;
+      this.set({ loading: false, loadError: toReport(e) });
+    }
+  }
+
+  /** Older log entries, a page at a time. */
+  async loadOlder(): Promise<void> {
+    const log = this.state.log;
+    if (!log.length) return;
+    const first = log[0].seq;
+    const last = log[log.length - 1].seq;
+    const from = Math.max(1, first - LOG_PAGE);
+    // The log call returns the newest `limit` entries from `from` on: ask for all of them.
+    const older = await this.call<LogEntry[]>("log", { ...this.asParam(), from, limit: Math.min(2000, last - from + 1) });
+    const before = older.filter((e) => e.seq < first);
+    this.set({ log: before.concat(this.state.log), hasOlder: before.length > 0 && before[0].seq > 1 });
+  }
+
+  async setViewAs(role: Role): Promise<void> {
+    if (!this.isGm || role === this.state.viewAs) return;
+    this.set({ viewAs: role, log: [], hasOlder: false });
+    await this.refresh("full");
+  }
+
+  async act(action: string, params: Record<string, unknown>, dice: number[] | null): Promise<Outcome> {
+    const body: Record<string, unknown> = { ...this.asParam(), action, params };
+    if (dice && dice.length) body.dice = dice;
+    const outcome = await this.call<Outcome>("act", body);
+    void this.refresh("update");
+    return outcome;
+  }
+
+  async create(ruleset: string, settings: Record<string, unknown>, name: string, path: string | null): Promise<void> {
+    const params: Record<string, unknown> = { ruleset, settings, name };
+    if (path) params.path = path;
+    const info = await this.call<CampaignInfo>("create", params);
+    if (path) this.set({ file: path });
+    await this.opened(info);
+  }
+
+  async open(path: string): Promise<void> {
+    const info = await this.call<CampaignInfo>("open", { path });
+    this.set({ file: path });
+    await this.opened(info);
+  }
+
+  /** Rules changed: labels may have too. */
+  private async reloaded(report: ReloadReport | null) {
+    this.set({ lastReload: report, reloadProblems: null });
+    await this.loadManifest();
+    await this.refresh("update");
+  }
+
+  noteReload(report: ReloadReport | null) {
+    void this.reloaded(report);
+  }
+
+  dismissProblems() {
+    this.set({ reloadProblems: null });
+  }
+
+  private onEvent(e: AppEvent) {
+    if (e.type === "opened") {
+      if (!this.state.role) return;
+      if (this.state.campaign?.id !== e.campaign.id) void this.opened(e.campaign);
+      return;
+    }
+    if (e.type !== "session" || !this.state.campaign) return;
+    const ev = e.event;
+    switch (ev.type) {
+      case "committed":
+        void this.refresh("update");
+        break;
+      case "reloaded":
+        void this.reloaded(ev.report);
+        break;
+      case "reload_failed":
+        this.set({ reloadProblems: ev.problems });
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+export function useStore(store: Store): State {
+  const [state, setState] = useState(store.state);
+  useEffect(() => {
+    setState(store.state);
+    return store.subscribe(setState);
+  }, [store]);
+  return state;
+}
+
+export { CallError };

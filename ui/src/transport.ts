@@ -1,0 +1,220 @@
+// The one place that knows how the UI reaches the engine.
+//
+// Desktop (Tauri, detected by `window.__TAURI_INTERNALS__`): `invoke(method, { params })`, events
+// from `listen("houserule-event")`, file dialogs from the dialog plugin.
+// Browser (`houserule serve`): a WebSocket to `/ws` on the same host speaking
+// `{id, method, params}` → `{id, result}` | `{id, error}`, with `{event}` pushed at any time.
+// The method names, results and errors are the same either way (docs/ui-contract.md).
+
+import type { AppEvent, ErrorReport } from "./types";
+
+/** A failed call: always carries the engine's error shape. */
+export class CallError extends Error {
+  readonly report: ErrorReport;
+  constructor(report: ErrorReport) {
+    super(report.message);
+    this.report = report;
+  }
+}
+
+export type LinkState = "connecting" | "open" | "lost";
+
+export interface Transport {
+  readonly host: "desktop" | "server";
+  call<T>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Pushed events; returns a function that stops listening. */
+  onEvent(listener: (event: AppEvent) => void): () => void;
+  /** The link to the server (always "open" on the desktop). After "lost" → "open" the
+   * connection has joined again with the same hello, and the caller should refetch. */
+  onLink(listener: (state: LinkState) => void): () => void;
+  /** Desktop only: ask for a campaign file to open. */
+  chooseCampaignFile(): Promise<string | null>;
+  /** Desktop only: ask where to save a new campaign. */
+  chooseNewCampaignPath(suggested: string): Promise<string | null>;
+}
+
+/** Turns whatever a call rejected with into the engine's error shape. */
+export function toReport(e: unknown): ErrorReport {
+  if (e instanceof CallError) return e.report;
+  if (e && typeof e === "object" && "code" in e && "message" in e) return e as ErrorReport;
+  if (typeof e === "string") {
+    try {
+      const parsed = JSON.parse(e);
+      if (parsed && typeof parsed === "object" && "code" in parsed) return parsed as ErrorReport;
+    } catch {
+      /* a plain message */
+    }
+    return { code: "engine", message: e };
+  }
+  return { code: "engine", message: e instanceof Error ? e.message : String(e) };
+}
+
+export function isDesktop(): boolean {
+  return typeof window !== "undefined" && "__TAURI_INTERNALS__" in window;
+}
+
+export function createTransport(): Transport {
+  return isDesktop() ? new DesktopTransport() : new SocketTransport(socketUrl());
+}
+
+function socketUrl(): string {
+  const { protocol, host } = window.location;
+  return `${protocol === "https:" ? "wss" : "ws"}://${host}/ws`;
+}
+
+const CAMPAIGN_FILTER = [{ name: "Houserule campaign", extensions: ["houserule"] }];
+
+class DesktopTransport implements Transport {
+  readonly host = "desktop" as const;
+  private listeners = new Set<(event: AppEvent) => void>();
+  private listening: Promise<unknown> | null = null;
+
+  async call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    const { invoke } = await import("@tauri-apps/api/core");
+    try {
+      return await invoke<T>(method, { params });
+    } catch (e) {
+      throw new CallError(toReport(e));
+    }
+  }
+
+  onEvent(listener: (event: AppEvent) => void): () => void {
+    this.listeners.add(listener);
+    if (!this.listening) {
+      this.listening = import("@tauri-apps/api/event").then(({ listen }) =>
+        listen<AppEvent>("houserule-event", (e) => {
+          for (const l of this.listeners) l(e.payload);
+        }),
+      );
+    }
+    return () => this.listeners.delete(listener);
+  }
+
+  onLink(listener: (state: LinkState) => void): () => void {
+    listener("open");
+    return () => {};
+  }
+
+  async chooseCampaignFile(): Promise<string | null> {
+    const { open } = await import("@tauri-apps/plugin-dialog");
+    const picked = await open({ multiple: false, directory: false, filters: CAMPAIGN_FILTER, title: "Open a campaign" });
+    return typeof picked === "string" ? picked : null;
+  }
+
+  async chooseNewCampaignPath(suggested: string): Promise<string | null> {
+    const { save } = await import("@tauri-apps/plugin-dialog");
+    const path = await save({ defaultPath: suggested, filters: CAMPAIGN_FILTER, title: "Save the new campaign as" });
+    if (!path) return null;
+    return path.endsWith(".houserule") ? path : `${path}.houserule`;
+  }
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+}
+
+class SocketTransport implements Transport {
+  readonly host = "server" as const;
+  private socket: WebSocket | null = null;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private queue: string[] = [];
+  private events = new Set<(event: AppEvent) => void>();
+  private links = new Set<(state: LinkState) => void>();
+  private state: LinkState = "connecting";
+  /** The hello that joined, re-sent when the link comes back. */
+  private hello: Record<string, unknown> | null = null;
+  private retry = 0;
+
+  constructor(private url: string) {
+    this.connect();
+  }
+
+  private setState(state: LinkState) {
+    this.state = state;
+    for (const l of this.links) l(state);
+  }
+
+  private connect() {
+    const socket = new WebSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retry = 0;
+      if (this.hello) {
+        // Join again before anything queued: the role belongs to the connection.
+        const id = this.nextId++;
+        this.pending.set(id, {
+          resolve: () => this.setState("open"),
+          reject: () => this.setState("lost"),
+        });
+        socket.send(JSON.stringify({ id, method: "hello", params: this.hello }));
+      } else {
+        this.setState("open");
+      }
+      for (const msg of this.queue.splice(0)) socket.send(msg);
+    };
+    socket.onmessage = (m) => this.receive(String(m.data));
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      for (const p of this.pending.values()) p.reject(new CallError({ code: "disconnected", message: "the connection to the table was lost" }));
+      this.pending.clear();
+      this.setState("lost");
+      const wait = Math.min(5000, 300 * 2 ** this.retry++);
+      window.setTimeout(() => this.connect(), wait);
+    };
+  }
+
+  private receive(text: string) {
+    let msg: { id?: number; result?: unknown; error?: ErrorReport; event?: AppEvent };
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (msg.event) {
+      for (const l of this.events) l(msg.event);
+      return;
+    }
+    const p = msg.id !== undefined ? this.pending.get(msg.id) : undefined;
+    if (!p || msg.id === undefined) return;
+    this.pending.delete(msg.id);
+    if (msg.error) p.reject(new CallError(msg.error));
+    else p.resolve(msg.result);
+  }
+
+  call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    const id = this.nextId++;
+    const msg = JSON.stringify({ id, method, params });
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, {
+        resolve: (v) => {
+          if (method === "hello") this.hello = params;
+          resolve(v as T);
+        },
+        reject,
+      });
+      if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(msg);
+      else this.queue.push(msg);
+    });
+  }
+
+  onEvent(listener: (event: AppEvent) => void): () => void {
+    this.events.add(listener);
+    return () => this.events.delete(listener);
+  }
+
+  onLink(listener: (state: LinkState) => void): () => void {
+    this.links.add(listener);
+    listener(this.state);
+    return () => this.links.delete(listener);
+  }
+
+  async chooseCampaignFile(): Promise<string | null> {
+    return null;
+  }
+
+  async chooseNewCampaignPath(): Promise<string | null> {
+    return null;
+  }
+}
