@@ -14,7 +14,9 @@ shots=${HOUSERULE_SCREENSHOTS:-target/screenshots}
 
 if [ -z "${HOUSERULE_IN_XVFB:-}" ]; then
     [ -f ui/dist/index.html ] || { echo "smoke: ui/dist is missing; build the UI first (npm --prefix ui run build)" >&2; exit 1; }
-    cargo build -q -p houserule -p houserule-desktop
+    # Built as `cargo test --workspace` builds it (same features), so after the tests this
+    # costs nothing; the app is the same (tauri's `test` feature only adds its mock module).
+    cargo build -q --workspace --tests
     rm -rf "$work"
     mkdir -p "$work" "$shots"
     ./target/debug/houserule demo "$work" --ruleset fumbles >/dev/null
