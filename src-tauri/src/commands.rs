@@ -2,81 +2,26 @@
 //! computer as the GM (who may preview or act as a player with `as`).
 
 use houserule_engine::action::ErrorReport;
-use houserule_engine::app::{App, HouseRulesState, RulesetChoice};
+use houserule_engine::app::{request, App, HouseRulesState, RulesetChoice};
 use houserule_engine::manifest::Manifest;
 use houserule_engine::reload::ReloadReport;
 use houserule_engine::view::{ActionForm, CampaignInfo, LogEntry, View};
 use houserule_engine::{Outcome, Role};
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::path::PathBuf;
 use tauri::State;
 
 type Reply<T> = Result<T, ErrorReport>;
 
-fn bad(message: impl Into<String>) -> ErrorReport {
-    ErrorReport { code: "bad_request".into(), message: message.into(), param: None, script: None, diagnostics: vec![] }
-}
-
-/// `{as?}`: whose view (the GM's by default).
-#[derive(Deserialize, Default)]
-pub struct AsParams {
-    #[serde(default, rename = "as")]
-    pub role: Option<String>,
-}
-
-impl AsParams {
-    fn role(&self) -> Reply<Role> {
-        self.role.as_deref().map(Role::parse).transpose().map_err(bad).map(|r| r.unwrap_or(Role::Gm))
-    }
-}
-
-#[derive(Deserialize)]
-pub struct CreateParams {
-    pub path: PathBuf,
-    pub ruleset: String,
-    #[serde(default)]
-    pub settings: Map<String, Value>,
-    #[serde(default)]
-    pub name: String,
-}
-
-#[derive(Deserialize)]
-pub struct OpenParams {
-    pub path: PathBuf,
-}
-
-#[derive(Deserialize)]
-pub struct LogParams {
-    #[serde(default, rename = "as")]
-    pub role: Option<String>,
-    #[serde(default)]
-    pub from: Option<u64>,
-    #[serde(default)]
-    pub limit: Option<usize>,
-}
-
-#[derive(Deserialize)]
-pub struct ActParams {
-    #[serde(default, rename = "as")]
-    pub role: Option<String>,
-    pub action: String,
-    #[serde(default)]
-    pub params: Map<String, Value>,
-    #[serde(default)]
-    pub dice: Option<Vec<i64>>,
-}
-
-#[derive(Deserialize)]
-pub struct HouseRuleParams {
-    pub name: String,
-    #[serde(default)]
-    pub text: String,
+/// The role named by `as`, or the GM (the person at the computer).
+fn role_or_gm(asked: Option<Role>) -> Role {
+    asked.unwrap_or(Role::Gm)
 }
 
 #[tauri::command(async)]
 pub fn hello(app: State<'_, App>) -> Value {
-    json!({ "role": Role::Gm, "campaign": app.current().map(|(info, _)| info), "file": app.current().map(|(_, p)| p), "host": "desktop" })
+    let current = app.current();
+    json!({ "role": Role::Gm, "campaign": current.as_ref().map(|(info, _)| info), "file": current.as_ref().map(|(_, p)| p), "host": "desktop" })
 }
 
 #[tauri::command(async)]
@@ -85,12 +30,13 @@ pub fn rulesets(app: State<'_, App>) -> Vec<RulesetChoice> {
 }
 
 #[tauri::command(async)]
-pub fn create(app: State<'_, App>, params: CreateParams) -> Reply<CampaignInfo> {
-    app.create(&params.path, &params.ruleset, &params.settings, &params.name)
+pub fn create(app: State<'_, App>, params: request::Create) -> Reply<CampaignInfo> {
+    let path = params.path.ok_or_else(|| ErrorReport::new("bad_request", "create needs the path of the new campaign file"))?;
+    app.create(&path, &params.ruleset, &params.settings, &params.name)
 }
 
 #[tauri::command(async)]
-pub fn open(app: State<'_, App>, params: OpenParams) -> Reply<CampaignInfo> {
+pub fn open(app: State<'_, App>, params: request::Open) -> Reply<CampaignInfo> {
     app.open(&params.path)
 }
 
@@ -105,26 +51,24 @@ pub fn campaign(app: State<'_, App>) -> Option<CampaignInfo> {
 }
 
 #[tauri::command(async)]
-pub fn view(app: State<'_, App>, params: Option<AsParams>) -> Reply<View> {
-    app.view(&params.unwrap_or_default().role()?)
+pub fn view(app: State<'_, App>, params: Option<request::As>) -> Reply<View> {
+    app.view(&role_or_gm(params.unwrap_or_default().role()?))
 }
 
 #[tauri::command(async)]
-pub fn actions(app: State<'_, App>, params: Option<AsParams>) -> Reply<Vec<ActionForm>> {
-    app.actions(&params.unwrap_or_default().role()?)
+pub fn actions(app: State<'_, App>, params: Option<request::As>) -> Reply<Vec<ActionForm>> {
+    app.actions(&role_or_gm(params.unwrap_or_default().role()?))
 }
 
 #[tauri::command(async)]
-pub fn log(app: State<'_, App>, params: Option<LogParams>) -> Reply<Vec<LogEntry>> {
-    let p = params.unwrap_or(LogParams { role: None, from: None, limit: None });
-    let role = AsParams { role: p.role }.role()?;
-    app.log(&role, p.from.unwrap_or(1), p.limit.unwrap_or(200))
+pub fn log(app: State<'_, App>, params: Option<request::Log>) -> Reply<Vec<LogEntry>> {
+    let p = params.unwrap_or_default();
+    app.log(&role_or_gm(p.role()?), p.from, p.limit)
 }
 
 #[tauri::command(async)]
-pub fn act(app: State<'_, App>, params: ActParams) -> Reply<Outcome> {
-    let role = AsParams { role: params.role }.role()?;
-    app.act(&role, &params.action, &params.params, params.dice)
+pub fn act(app: State<'_, App>, params: request::Act) -> Reply<Outcome> {
+    app.act(&role_or_gm(params.role()?), &params.action, &params.params, params.dice)
 }
 
 #[tauri::command(async)]
@@ -138,11 +82,11 @@ pub fn house_rules(app: State<'_, App>) -> Reply<HouseRulesState> {
 }
 
 #[tauri::command(async)]
-pub fn save_house_rule(app: State<'_, App>, params: HouseRuleParams) -> Reply<Option<ReloadReport>> {
+pub fn save_house_rule(app: State<'_, App>, params: request::SaveHouseRule) -> Reply<Option<ReloadReport>> {
     app.save_house_rule(&params.name, &params.text)
 }
 
 #[tauri::command(async)]
-pub fn remove_house_rule(app: State<'_, App>, params: HouseRuleParams) -> Reply<Option<ReloadReport>> {
+pub fn remove_house_rule(app: State<'_, App>, params: request::HouseRuleName) -> Reply<Option<ReloadReport>> {
     app.remove_house_rule(&params.name)
 }

@@ -56,6 +56,13 @@ pub struct ErrorReport {
     pub diagnostics: Vec<crate::plugin::Diagnostic>,
 }
 
+impl ErrorReport {
+    /// An error with a code and a message only.
+    pub fn new(code: &str, message: impl Into<String>) -> ErrorReport {
+        ErrorReport { code: code.into(), message: message.into(), param: None, script: None, diagnostics: vec![] }
+    }
+}
+
 impl ActError {
     pub fn report(&self) -> ErrorReport {
         let (code, param, script) = match self {

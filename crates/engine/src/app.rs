@@ -60,8 +60,119 @@ pub enum AppEvent {
     Session { event: SessionEvent },
 }
 
-fn report(code: &str, message: impl Into<String>) -> ErrorReport {
-    ErrorReport { code: code.into(), message: message.into(), param: None, script: None, diagnostics: vec![] }
+/// The most log entries one call returns.
+pub const MAX_LOG_ENTRIES: usize = 2000;
+
+/// The parameters of the front ends' calls, as the desktop commands and the server both read
+/// them (docs/ui-contract.md). `as` is whose view or action it is; who may name whom is the
+/// front end's to decide.
+pub mod request {
+    use super::*;
+    use serde::de::DeserializeOwned;
+
+    /// Reads a call's parameters (missing parameters are an empty object).
+    pub fn parse<T: DeserializeOwned>(method: &str, params: &Value) -> Result<T, ErrorReport> {
+        let params = if params.is_null() { Value::Object(Map::new()) } else { params.clone() };
+        serde_json::from_value(params).map_err(|e| ErrorReport::new("bad_request", format!("{method}: {e}")))
+    }
+
+    fn role(asked: &Option<String>) -> Result<Option<Role>, ErrorReport> {
+        asked.as_deref().map(Role::parse).transpose().map_err(|e| ErrorReport::new("bad_request", e))
+    }
+
+    /// `{as?}`.
+    #[derive(Debug, Default, Deserialize)]
+    pub struct As {
+        #[serde(default, rename = "as")]
+        pub role: Option<String>,
+    }
+
+    impl As {
+        /// The role named by `as`, if any.
+        pub fn role(&self) -> Result<Option<Role>, ErrorReport> {
+            role(&self.role)
+        }
+    }
+
+    /// `{ruleset, settings?, name?, path?}` (`path`: where the desktop saves it).
+    #[derive(Debug, Deserialize)]
+    pub struct Create {
+        pub ruleset: String,
+        #[serde(default)]
+        pub settings: Map<String, Value>,
+        #[serde(default)]
+        pub name: String,
+        #[serde(default)]
+        pub path: Option<PathBuf>,
+    }
+
+    /// `{path}`.
+    #[derive(Debug, Deserialize)]
+    pub struct Open {
+        pub path: PathBuf,
+    }
+
+    /// `{as?, from?, limit?}`: from event 1, the last 200 entries by default.
+    #[derive(Debug, Deserialize)]
+    pub struct Log {
+        #[serde(default, rename = "as")]
+        pub role: Option<String>,
+        #[serde(default = "first_event")]
+        pub from: u64,
+        #[serde(default = "log_page")]
+        pub limit: usize,
+    }
+
+    fn first_event() -> u64 {
+        1
+    }
+
+    fn log_page() -> usize {
+        200
+    }
+
+    impl Default for Log {
+        fn default() -> Log {
+            Log { role: None, from: first_event(), limit: log_page() }
+        }
+    }
+
+    impl Log {
+        pub fn role(&self) -> Result<Option<Role>, ErrorReport> {
+            role(&self.role)
+        }
+    }
+
+    /// `{as?, action, params?, dice?}`.
+    #[derive(Debug, Deserialize)]
+    pub struct Act {
+        #[serde(default, rename = "as")]
+        pub role: Option<String>,
+        pub action: String,
+        #[serde(default)]
+        pub params: Map<String, Value>,
+        #[serde(default)]
+        pub dice: Option<Vec<i64>>,
+    }
+
+    impl Act {
+        pub fn role(&self) -> Result<Option<Role>, ErrorReport> {
+            role(&self.role)
+        }
+    }
+
+    /// `{name, text}`: a house rule to save.
+    #[derive(Debug, Deserialize)]
+    pub struct SaveHouseRule {
+        pub name: String,
+        pub text: String,
+    }
+
+    /// `{name}`: a house rule to remove.
+    #[derive(Debug, Deserialize)]
+    pub struct HouseRuleName {
+        pub name: String,
+    }
 }
 
 fn reload_report(e: ReloadError) -> ErrorReport {
@@ -131,7 +242,7 @@ impl App {
     /// Creates a campaign file on a ruleset and plays it.
     pub fn create(&self, path: &Path, ruleset: &str, settings: &Map<String, Value>, name: &str) -> Result<CampaignInfo, ErrorReport> {
         let catalog = catalog::default_catalog();
-        let r = catalog.get(ruleset).ok_or_else(|| report("unknown_ruleset", format!("there is no ruleset '{ruleset}'")))?;
+        let r = catalog.get(ruleset).ok_or_else(|| ErrorReport::new("unknown_ruleset", format!("there is no ruleset '{ruleset}'")))?;
         let new = NewCampaign {
             name: name.to_string(),
             ruleset: &r.source,
@@ -159,7 +270,7 @@ impl App {
         let guard = self.session.lock().unwrap_or_else(|p| p.into_inner());
         match guard.as_ref() {
             Some((s, _)) => f(s),
-            None => Err(report("no_campaign", "no campaign is open")),
+            None => Err(ErrorReport::new("no_campaign", "no campaign is open")),
         }
     }
 
@@ -171,8 +282,10 @@ impl App {
         self.with(|s| Ok(s.campaign().actions(role)))
     }
 
-    /// The log as `role` may see it: the last `limit` events from `from` on.
+    /// The log as `role` may see it: the last `limit` events from `from` on (at most
+    /// [`MAX_LOG_ENTRIES`]).
     pub fn log(&self, role: &Role, from: u64, limit: usize) -> Result<Vec<LogEntry>, ErrorReport> {
+        let limit = limit.min(MAX_LOG_ENTRIES);
         self.with(|s| {
             let mut entries = s.campaign().log(role, from).map_err(|e| e.report())?;
             if entries.len() > limit {

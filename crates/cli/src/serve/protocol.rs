@@ -4,11 +4,12 @@
 
 use super::Shared;
 use houserule_engine::action::ErrorReport;
+use houserule_engine::app::request::{self, parse};
 use houserule_engine::app::AppEvent;
 use houserule_engine::session::SessionEvent;
 use houserule_engine::Role;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// A request from the browser.
 #[derive(Debug, Deserialize)]
@@ -30,7 +31,7 @@ pub enum Reply {
 
 impl Reply {
     pub fn failure(id: u64, code: &str, message: impl Into<String>) -> Reply {
-        Reply::Error { id, error: ErrorReport { code: code.into(), message: message.into(), param: None, script: None, diagnostics: vec![] } }
+        Reply::Error { id, error: ErrorReport::new(code, message) }
     }
 }
 
@@ -41,11 +42,11 @@ pub struct Connection {
 }
 
 fn forbidden(message: impl Into<String>) -> ErrorReport {
-    ErrorReport { code: "forbidden".into(), message: message.into(), param: None, script: None, diagnostics: vec![] }
+    ErrorReport::new("forbidden", message)
 }
 
 fn bad(message: impl Into<String>) -> ErrorReport {
-    ErrorReport { code: "bad_request".into(), message: message.into(), param: None, script: None, diagnostics: vec![] }
+    ErrorReport::new("bad_request", message)
 }
 
 fn text<'a>(params: &'a Value, key: &str) -> Option<&'a str> {
@@ -53,8 +54,7 @@ fn text<'a>(params: &'a Value, key: &str) -> Option<&'a str> {
 }
 
 /// The role a call runs as: a player is always themselves; the GM may name a player.
-fn as_role(me: &Role, params: &Value) -> Result<Role, ErrorReport> {
-    let asked = text(params, "as").map(Role::parse).transpose().map_err(bad)?;
+fn as_role(me: &Role, asked: Option<Role>) -> Result<Role, ErrorReport> {
     match (me, asked) {
         (me, None) => Ok(me.clone()),
         (Role::Gm, Some(r)) => Ok(r),
@@ -111,26 +111,24 @@ fn dispatch(shared: &Shared, conn: &mut Connection, method: &str, p: &Value) -> 
             if app.current().is_some() {
                 return Err(forbidden("this server already plays a campaign"));
             }
-            let ruleset = text(p, "ruleset").ok_or_else(|| bad("create needs a ruleset"))?;
-            let settings = p.get("settings").and_then(Value::as_object).cloned().unwrap_or_default();
-            value(app.create(&shared.file, ruleset, &settings, text(p, "name").unwrap_or_default()))
+            let r: request::Create = parse(method, p)?;
+            value(app.create(&shared.file, &r.ruleset, &r.settings, &r.name))
         }
-        "view" => value(app.view(&as_role(&me, p)?)),
-        "actions" => value(app.actions(&as_role(&me, p)?)),
+        "view" => {
+            let r: request::As = parse(method, p)?;
+            value(app.view(&as_role(&me, r.role()?)?))
+        }
+        "actions" => {
+            let r: request::As = parse(method, p)?;
+            value(app.actions(&as_role(&me, r.role()?)?))
+        }
         "log" => {
-            let from = p.get("from").and_then(Value::as_u64).unwrap_or(1);
-            let limit = p.get("limit").and_then(Value::as_u64).unwrap_or(200).min(2000) as usize;
-            value(app.log(&as_role(&me, p)?, from, limit))
+            let r: request::Log = parse(method, p)?;
+            value(app.log(&as_role(&me, r.role()?)?, r.from, r.limit))
         }
         "act" => {
-            let role = as_role(&me, p)?;
-            let action = text(p, "action").ok_or_else(|| bad("act needs an action"))?;
-            let params: Map<String, Value> = p.get("params").and_then(Value::as_object).cloned().unwrap_or_default();
-            let dice = match p.get("dice") {
-                None | Some(Value::Null) => None,
-                Some(d) => Some(serde_json::from_value::<Vec<i64>>(d.clone()).map_err(|_| bad("dice is a list of faces"))?),
-            };
-            value(app.act(&role, action, &params, dice))
+            let r: request::Act = parse(method, p)?;
+            value(app.act(&as_role(&me, r.role()?)?, &r.action, &r.params, r.dice))
         }
         "manifest" => value(app.manifest()),
         "house_rules" => {
@@ -139,14 +137,13 @@ fn dispatch(shared: &Shared, conn: &mut Connection, method: &str, p: &Value) -> 
         }
         "save_house_rule" => {
             gm_only(&me)?;
-            let name = text(p, "name").ok_or_else(|| bad("save_house_rule needs a name"))?;
-            let body = text(p, "text").ok_or_else(|| bad("save_house_rule needs the text"))?;
-            value(app.save_house_rule(name, body))
+            let r: request::SaveHouseRule = parse(method, p)?;
+            value(app.save_house_rule(&r.name, &r.text))
         }
         "remove_house_rule" => {
             gm_only(&me)?;
-            let name = text(p, "name").ok_or_else(|| bad("remove_house_rule needs a name"))?;
-            value(app.remove_house_rule(name))
+            let r: request::HouseRuleName = parse(method, p)?;
+            value(app.remove_house_rule(&r.name))
         }
         other => Err(bad(format!("there is no method '{other}'"))),
     }
