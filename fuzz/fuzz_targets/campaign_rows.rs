@@ -4,8 +4,21 @@
 //! gets past SQLite to. Nothing may panic: a bad file is refused.
 #![no_main]
 
-use houserule_engine::{verify, Campaign, NewCampaign, PluginSource, Role};
+use houserule_app::{verify, Campaign, NewCampaign};
+use houserule_core::{PluginSource, Role};
 use libfuzzer_sys::fuzz_target;
+
+/// Campaigns run their rules in a sandbox worker; this fuzz binary cannot be one, so it starts
+/// the `houserule` CLI as its workers (`HOUSERULE_WORKER`, default `../target/debug/houserule`:
+/// build it first).
+fn workers() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let program = std::env::var_os("HOUSERULE_WORKER").map(std::path::PathBuf::from).unwrap_or_else(|| "../target/debug/houserule".into());
+        houserule_app::sandbox::use_program(program);
+    });
+}
+
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -46,6 +59,7 @@ const TARGETS: &[&str] = &[
 ];
 
 fuzz_target!(|data: &[u8]| {
+    workers();
     let Some((&which, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -55,7 +69,7 @@ fuzz_target!(|data: &[u8]| {
         let conn = rusqlite::Connection::open(&path).unwrap();
         let _ = conn.execute(TARGETS[which as usize % TARGETS.len()], [text]);
     }
-    if let Ok(store) = houserule_engine::store::Store::open(&path) {
+    if let Ok(store) = houserule_app::store::Store::open(&path) {
         let _ = verify::verify(&store, &verify::own_seeds(&store));
     }
     if let Ok(mut c) = Campaign::open(&path) {

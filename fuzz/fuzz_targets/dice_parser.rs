@@ -2,7 +2,7 @@
 //! be rolled with forced faces without panicking.
 #![no_main]
 
-use houserule_engine::dice::{self, Forced, RollSource};
+use houserule_core::dice::{self, Forced, RollSource};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -1,72 +1,82 @@
 //! The Houserule desktop app: the web UI in a window.
 //!
-//! The shell only adapts: each command is one call into the engine's `App` (see `commands`),
-//! and the engine's events — committed actions, reloads, rule errors — are pushed to the window
-//! as `houserule-event`. The window loads the bundled UI (never the HTTP server) and may call
-//! only the commands and plugin functions its capability (`capabilities/main-window.json`)
+//! The shell only adapts. Every command the window may invoke is one of the app layer's calls
+//! (declared once in `houserule_app::calls`; the build script makes them the app's commands and
+//! the window's capability), handled by one invoke handler that says who is calling — the
+//! person at the computer, the GM — and hands the call to [`App::call`]. The engine's events
+//! (committed actions, reloads, rule errors) are pushed to the window as `houserule-event`. The
+//! window loads the bundled UI (never the HTTP server) and may call only what its capability
 //! grants: these commands, event listening, and the open/save dialogs.
 
-pub mod command_names;
-pub mod commands;
-
-use houserule_engine::app::App;
+use houserule_app::calls::{Call, Caller, Host};
+use houserule_app::front::App;
+use houserule_core::Role;
+use tauri::ipc::{Invoke, InvokeBody};
 use tauri::{Emitter, Manager, Runtime, WebviewWindowBuilder};
 
 /// The event the window listens to.
 pub const EVENT: &str = "houserule-event";
 
-/// The app's builder: the dialog plugin, the commands, the engine state and its events.
+/// Answers one invoke: the command is a call, its `params` the call's parameters.
+fn handle<R: Runtime>(invoke: Invoke<R>) -> bool {
+    let app = invoke.message.webview_ref().state::<App>().inner().clone();
+    let params = match invoke.message.payload() {
+        InvokeBody::Json(v) => v.get("params").cloned().unwrap_or_default(),
+        InvokeBody::Raw(_) => serde_json::Value::Null,
+    };
+    let call = match Call::read(invoke.message.command(), params) {
+        Ok(c) => c,
+        Err(e) => {
+            invoke.resolver.reject(e);
+            return true;
+        }
+    };
+    let resolver = invoke.resolver;
+    tauri::async_runtime::spawn_blocking(move || {
+        match app.call(&Caller { role: Role::Gm, host: Host::Desktop }, call, None) {
+            Ok(value) => resolver.resolve(value),
+            Err(error) => resolver.reject(error),
+        }
+    });
+    true
+}
+
+/// The app's builder: the dialog plugin, the calls, the engine state and its events.
 /// `open_at_start` is a campaign file to open when the app starts.
 pub fn builder<R: Runtime>(builder: tauri::Builder<R>, open_at_start: Option<std::path::PathBuf>) -> tauri::Builder<R> {
-    builder
-        .plugin(tauri_plugin_dialog::init())
-        .invoke_handler(tauri::generate_handler![
-            commands::hello,
-            commands::rulesets,
-            commands::create,
-            commands::open,
-            commands::recent,
-            commands::campaign,
-            commands::view,
-            commands::actions,
-            commands::log,
-            commands::act,
-            commands::manifest,
-            commands::house_rules,
-            commands::save_house_rule,
-            commands::remove_house_rule,
-        ])
-        .setup(move |app| {
-            let recent = app.path().app_data_dir().ok().map(|d| d.join("recent.json"));
-            let state = App::new(recent);
-            let events = state.subscribe();
-            let handle = app.handle().clone();
-            std::thread::Builder::new().name("houserule-window-events".into()).spawn(move || {
-                for event in events {
-                    let _ = handle.emit(EVENT, &event);
-                }
-            })?;
-            if let Some(path) = &open_at_start {
-                if let Err(e) = state.open(path) {
-                    eprintln!("houserule: could not open {}: {}", path.display(), e.message);
-                }
+    builder.plugin(tauri_plugin_dialog::init()).invoke_handler(handle).setup(move |app| {
+        let recent = app.path().app_data_dir().ok().map(|d| d.join("recent.json"));
+        let state = App::new(recent);
+        let events = state.subscribe();
+        let handle = app.handle().clone();
+        std::thread::Builder::new().name("houserule-window-events".into()).spawn(move || {
+            for event in events {
+                let _ = handle.emit(EVENT, &event);
             }
-            app.manage(state);
-            // The window is made here rather than from the config alone so that its title
-            // follows the page's (the campaign's name once one is open).
-            for config in app.config().app.windows.iter().filter(|w| !w.create) {
-                WebviewWindowBuilder::from_config(app.handle(), config)?
-                    .on_document_title_changed(|window, title| {
-                        let _ = window.set_title(&title);
-                    })
-                    .build()?;
+        })?;
+        if let Some(path) = &open_at_start {
+            if let Err(e) = state.open(path) {
+                eprintln!("houserule: could not open {}: {}", path.display(), e.message);
             }
-            Ok(())
-        })
+        }
+        app.manage(state);
+        // The window is made here rather than from the config alone so that its title
+        // follows the page's (the campaign's name once one is open).
+        for config in app.config().app.windows.iter().filter(|w| !w.create) {
+            WebviewWindowBuilder::from_config(app.handle(), config)?
+                .on_document_title_changed(|window, title| {
+                    let _ = window.set_title(&title);
+                })
+                .build()?;
+        }
+        Ok(())
+    })
 }
 
 /// Runs the desktop app (with the campaign file named on the command line, if any).
 pub fn run() {
     let open_at_start = std::env::args_os().nth(1).map(std::path::PathBuf::from);
-    builder(tauri::Builder::default(), open_at_start).run(tauri::generate_context!()).expect("the Houserule window runs");
+    builder(tauri::Builder::default(), open_at_start)
+        .run(tauri::generate_context!())
+        .expect("the Houserule window runs");
 }

@@ -36,7 +36,11 @@ fn house_rules_export_import_list_and_remove() {
     assert_eq!(out["result"]["now"], 5, "1 starting token (the house setting) + 2 × 2 from the house rule");
 
     // A broken house rule is refused with its place, and the campaign keeps its rules.
-    std::fs::write(dir.join("bank.rhai"), "fn give_tokens(t, p) {\n    t.transfer(\"bank\" `${p.character}.tokens`, p.n * 2);\n}\n").unwrap();
+    std::fs::write(
+        dir.join("bank.rhai"),
+        "fn give_tokens(t, p) {\n    t.transfer(\"bank\" `${p.character}.tokens`, p.n * 2);\n}\n",
+    )
+    .unwrap();
     let e = json(&["house-rules", "import", &f, &dir_s], 1, "error");
     assert!(e["error"]["message"].as_str().unwrap().starts_with("bank.rhai:2:"), "{e}");
     let out = json(&["act", &f, "give_tokens", "-p", "character=frody", "-p", "n=1"], 0, "act");
@@ -91,7 +95,8 @@ fn definitions_cover_the_host_api() {
     let d = tempfile::tempdir().unwrap();
     let files = json(&["definitions", &d.path().display().to_string()], 0, "written");
     assert!(!files.as_array().unwrap().is_empty());
-    let all: String = std::fs::read_dir(d.path()).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    let all: String =
+        std::fs::read_dir(d.path()).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
     assert!(all.contains("fn roll(t: Table, expr: String"), "the host API is described");
     assert!(all.contains("Rolls a dice expression"), "with its doc comments");
     assert!(all.contains("fn transfer(t: Table, from: String, to: String, n: int)"));

@@ -1,6 +1,7 @@
 //! CLI contract tests: each command run as a user would, its `--json` output checked against
 //! the schema in `schemas/`, its exit status and its messages.
 
+mod architecture;
 mod campaign;
 mod house;
 mod plugins;

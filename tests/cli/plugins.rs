@@ -27,13 +27,21 @@ fn check_accepts_a_good_plugin() {
 fn check_reports_file_line_col() {
     let dir = copy_generic();
     let rules = dir.path().join("rules.rhai");
-    let text = std::fs::read_to_string(&rules).unwrap().replacen("fn narrate(t, p) {\n    t.say(p.text);", "fn narrate(t, p) {\n    t.say(p.text;", 1);
+    let text = std::fs::read_to_string(&rules).unwrap().replacen(
+        "fn narrate(t, p) {\n    t.say(p.text);",
+        "fn narrate(t, p) {\n    t.say(p.text;",
+        1,
+    );
     std::fs::write(&rules, text).unwrap();
     let d = dir.path().display().to_string();
     let r = houserule(&["check", &d]);
     assert_eq!(r.code, 1);
     let line = r.stdout.lines().next().unwrap_or_default();
-    assert!(line.starts_with("rules.rhai:") && line.split(':').nth(1).unwrap().parse::<usize>().is_ok(), "file:line:col: {}", r.stdout);
+    assert!(
+        line.starts_with("rules.rhai:") && line.split(':').nth(1).unwrap().parse::<usize>().is_ok(),
+        "file:line:col: {}",
+        r.stdout
+    );
     let v = json(&["check", &d], 1, "check");
     let p = &v["problems"][0];
     assert_eq!(p["file"], "rules.rhai");
@@ -41,11 +49,17 @@ fn check_reports_file_line_col() {
 
     let manifest = dir.path().join("plugin.toml");
     std::fs::write(&rules, std::fs::read_to_string(repo().join("plugins/generic/rules.rhai")).unwrap()).unwrap();
-    let text = std::fs::read_to_string(&manifest).unwrap().replace("params.n = { type = \"int\", min = 1, max = 100000 }", "params.n = { type = \"number\" }");
+    let text = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("params.n = { type = \"int\", min = 1, max = 100000 }", "params.n = { type = \"number\" }");
     std::fs::write(&manifest, text).unwrap();
     let r = houserule(&["check", &d]);
     assert_eq!(r.code, 1);
-    assert!(r.stdout.contains("plugin.toml:") && r.stdout.contains("actions.move_tokens.params.n.type"), "the manifest error names line and field: {}", r.stdout);
+    assert!(
+        r.stdout.contains("plugin.toml:") && r.stdout.contains("actions.move_tokens.params.n.type"),
+        "the manifest error names line and field: {}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -76,7 +90,25 @@ fn simulate_summarises_results() {
     .unwrap();
     let generic = repo().join("plugins/generic").display().to_string();
     let s = setup.display().to_string();
-    let v = json(&["simulate", &generic, "trait_roll", "--setup", &s, "-p", "character=gandolf", "-p", "trait=Wizardry", "-p", "target=15", "--times", "20000"], 0, "simulate");
+    let v = json(
+        &[
+            "simulate",
+            &generic,
+            "trait_roll",
+            "--setup",
+            &s,
+            "-p",
+            "character=gandolf",
+            "-p",
+            "trait=Wizardry",
+            "-p",
+            "target=15",
+            "--times",
+            "20000",
+        ],
+        0,
+        "simulate",
+    );
     let rate = v["results"]["success"]["rate"].as_f64().unwrap();
     // d20 + 3 >= 15 means 12 or more on the d20: 9 faces in 20.
     assert!((rate - 0.45).abs() < 0.015, "success rate {rate} should be about 0.45");

@@ -22,7 +22,8 @@ fn seeded_rolls_repeat_and_times_gives_a_distribution() {
     assert_eq!(a["rolls"], b["rolls"], "the same seed gives the same rolls");
     assert_eq!(a["rolls"].as_array().unwrap().len(), 6);
     let many = json(&["roll", "2d6", "--seed", "1", "--times", "36000"], 0, "roll");
-    let sevens = many["stats"]["histogram"].as_array().unwrap().iter().find(|h| h[0] == 7).unwrap()[1].as_u64().unwrap();
+    let sevens =
+        many["stats"]["histogram"].as_array().unwrap().iter().find(|h| h[0] == 7).unwrap()[1].as_u64().unwrap();
     assert!((5700..6300).contains(&sevens), "2d6 shows 7 about 1 time in 6: {sevens} of 36000");
     let text = houserule(&["roll", "2d6", "--seed", "1", "--times", "1000"]);
     assert!(text.stdout.contains("1000 rolls of 2d6"), "{}", text.stdout);
@@ -40,4 +41,24 @@ fn bad_expressions_and_limits_are_errors_with_a_column() {
     assert!(e["error"]["message"].as_str().unwrap().contains("more than 100 times"), "{e}");
     let e = json(&["roll", "1d6", "--dice", "7"], 1, "error");
     assert!(e["error"]["message"].as_str().unwrap().contains("cannot come up on a d6"), "{e}");
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    // A thousand rolls of JSON: far more than a pipe holds, so the reader leaves first.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_houserule"))
+        .args(["roll", "20d6", "--times", "1000", "--seed", "1", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0) | Some(141)), "exit {:?}, stderr: {stderr}", out.status.code());
+    assert!(!stderr.contains("panicked"), "no panic on a closed pipe: {stderr}");
+    assert!(stderr.trim().is_empty(), "nothing to say about it: {stderr}");
 }

@@ -1,6 +1,6 @@
 //! share, reveal, post, info, and opening files that came from elsewhere.
 
-use crate::support::{generic_campaign, houserule, json, repo};
+use crate::support::{generic_campaign, houserule, houserule_with, json, repo};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -27,7 +27,10 @@ fn a_full_copy_is_one_clean_file_that_opens_elsewhere_and_plays_on() {
     let out = d.path().join("for-the-new-gm.houserule").display().to_string();
     let r = json(&["share", &f, &out], 0, "share");
     assert!(r.get("for_role").is_none());
-    assert!(!Path::new(&format!("{out}-wal")).exists() && !Path::new(&format!("{out}-shm")).exists(), "no WAL side files");
+    assert!(
+        !Path::new(&format!("{out}-wal")).exists() && !Path::new(&format!("{out}-shm")).exists(),
+        "no WAL side files"
+    );
     let elsewhere = tempfile::tempdir().unwrap();
     let moved = elsewhere.path().join("campaign.houserule");
     std::fs::copy(&out, &moved).unwrap();
@@ -51,11 +54,18 @@ fn a_players_copy_holds_no_gm_only_value_and_still_verifies() {
     for secret in ["Secretly afraid of kittens", "ambush odds", "\"token\":77", "\"initial\",\"value\":77"] {
         assert!(!raw.contains(secret), "the copy must not contain {secret:?}");
     }
-    let seed = rusqlite::Connection::open(&f).unwrap().query_row("SELECT value FROM secrets WHERE key = 'seed'", [], |r| r.get::<_, String>(0)).unwrap();
+    let seed = rusqlite::Connection::open(&f)
+        .unwrap()
+        .query_row("SELECT value FROM secrets WHERE key = 'seed'", [], |r| r.get::<_, String>(0))
+        .unwrap();
     assert!(!raw.contains(&seed), "the copy must not contain the dice seed");
     let v = json(&["verify", &out], 0, "verify");
     assert_eq!(v["ok"], true);
-    assert_eq!((v["rolls_pending"].as_u64(), v["rolls_secret"].as_u64()), (Some(2), Some(1)), "ann's and bo's rolls wait for the seed; the GM's secret roll is counted: {v}");
+    assert_eq!(
+        (v["rolls_pending"].as_u64(), v["rolls_secret"].as_u64()),
+        (Some(2), Some(1)),
+        "ann's and bo's rolls wait for the seed; the GM's secret roll is counted: {v}"
+    );
     let view = json(&["view", &out], 0, "view");
     assert!(view["pools"]["doom"]["count"].is_null(), "the stored view is ann's");
     assert_eq!(view["viewer"], "player:ann");
@@ -97,7 +107,11 @@ fn reveal_lets_anyone_check_the_rolls_and_a_redone_roll_fails() {
     let revealed = d.path().join("bo-revealed.houserule").display().to_string();
     json(&["share", &f, &revealed, "--for", "player:bo"], 1, "error");
     let copy_check = houserule(&["share", &f, &revealed, "--for", "player:bo"]);
-    assert!(copy_check.stderr.contains("does not come from the committed seed"), "a copy that would not verify is not written: {}", copy_check.stderr);
+    assert!(
+        copy_check.stderr.contains("does not come from the committed seed"),
+        "a copy that would not verify is not written: {}",
+        copy_check.stderr
+    );
     let v = json(&["verify", &f], 1, "verify");
     let dice = v["checks"].as_array().unwrap().iter().find(|c| c["name"] == "dice").unwrap();
     assert!(dice["detail"].as_str().unwrap().contains("does not come from the committed seed"), "{dice}");
@@ -109,22 +123,30 @@ fn reveal_lets_anyone_check_the_rolls_and_a_redone_roll_fails() {
     json(&["share", &clean, &clean_copy, "--for", "player:bo"], 0, "share");
     let v = json(&["verify", &clean_copy], 0, "verify");
     assert_eq!(v["rolls_pending"], 0);
-    assert!(v["rolls_recomputed"].as_u64().unwrap() >= 2 && v["rolls_secret"].as_u64().unwrap() >= 1, "the secret roll is counted, the others recomputed: {v}");
+    assert!(
+        v["rolls_recomputed"].as_u64().unwrap() >= 2 && v["rolls_secret"].as_u64().unwrap() >= 1,
+        "the secret roll is counted, the others recomputed: {v}"
+    );
     json(&["verify", &before], 0, "verify");
 }
 
 /// Changes the faces of the last generated roll and recomputes every hash after it.
 fn redo_last_roll(file: &str) {
     let conn = rusqlite::Connection::open(file).unwrap();
-    let rows: Vec<(i64, String, String)> =
-        conn.prepare("SELECT seq, header, items FROM events ORDER BY seq").unwrap().query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(|r| r.unwrap()).collect();
+    let rows: Vec<(i64, String, String)> = conn
+        .prepare("SELECT seq, header, items FROM events ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
     let last = rows.iter().rev().find(|(_, _, items)| items.contains("\"generated\"")).unwrap().0;
-    let mut prev = houserule_engine::event::GENESIS;
+    let mut prev = houserule_core::event::GENESIS;
     for (seq, header, items) in rows {
-        let mut items: Vec<houserule_engine::event::Item> = serde_json::from_str(&items).unwrap();
+        let mut items: Vec<houserule_core::event::Item> = serde_json::from_str(&items).unwrap();
         if seq == last {
             for item in items.iter_mut() {
-                if let Some(houserule_engine::event::Body::Roll { roll }) = &mut item.body {
+                if let Some(houserule_core::event::Body::Roll { roll }) = &mut item.body {
                     for d in roll.terms[0].dice.iter_mut() {
                         d.face = 6;
                     }
@@ -132,14 +154,20 @@ fn redo_last_roll(file: &str) {
                 }
             }
         }
-        let mut header: houserule_engine::event::Header = serde_json::from_str(&header).unwrap();
+        let mut header: houserule_core::event::Header = serde_json::from_str(&header).unwrap();
         header.prev = hex::encode(prev);
-        let ev = houserule_engine::event::Event { header, items };
+        let ev = houserule_core::event::Event { header, items };
         let commitments = ev.commitments().unwrap();
-        let hash = houserule_engine::event::event_hash(&prev, seq as u64, &ev.header_json(), &commitments);
+        let hash = houserule_core::event::event_hash(&prev, seq as u64, &ev.header_json(), &commitments);
         conn.execute(
             "UPDATE events SET hash = ?1, header = ?2, items = ?3, commitments = ?4 WHERE seq = ?5",
-            rusqlite::params![hash.to_vec(), ev.header_json(), serde_json::to_string(&ev.items).unwrap(), commitments, seq],
+            rusqlite::params![
+                hash.to_vec(),
+                ev.header_json(),
+                serde_json::to_string(&ev.items).unwrap(),
+                commitments,
+                seq
+            ],
         )
         .unwrap();
         prev = hash;
@@ -176,7 +204,10 @@ fn a_damaged_or_doctored_file_is_refused_with_its_own_message() {
     // An edited event.
     let edited = d.path().join("edited.houserule").display().to_string();
     json(&["share", &f, &edited], 0, "share");
-    rusqlite::Connection::open(&edited).unwrap().execute("UPDATE events SET items = replace(items, 'Frody', 'Fredo') WHERE seq = 2", []).unwrap();
+    rusqlite::Connection::open(&edited)
+        .unwrap()
+        .execute("UPDATE events SET items = replace(items, 'Frody', 'Fredo') WHERE seq = 2", [])
+        .unwrap();
     refused(&edited, "hash chain check failed: event 2 was edited");
 
     // A reordered event.
@@ -191,8 +222,11 @@ fn a_damaged_or_doctored_file_is_refused_with_its_own_message() {
     // A newer schema.
     let newer = d.path().join("newer.houserule").display().to_string();
     json(&["share", &f, &newer], 0, "share");
-    rusqlite::Connection::open(&newer).unwrap().execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'", []).unwrap();
-    refused(&newer, "schema check failed: made by a newer Houserule (campaign schema 2");
+    rusqlite::Connection::open(&newer)
+        .unwrap()
+        .execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'", [])
+        .unwrap();
+    refused(&newer, "schema check failed: made by a newer Houserule (campaign schema 99");
 
     // A carried script that does not compile.
     let broken = d.path().join("broken.houserule").display().to_string();
@@ -200,23 +234,32 @@ fn a_damaged_or_doctored_file_is_refused_with_its_own_message() {
     let conn = rusqlite::Connection::open(&broken).unwrap();
     conn.execute("UPDATE blobs SET content = 'fn narrate(t, p) { t.say(p.text; }' WHERE hash = (SELECT hash FROM sources WHERE path = 'rules.rhai')", []).unwrap();
     drop(conn);
-    refused(&broken, "rules check failed");
-    refused(&broken, "rules.rhai:1:");
+    refused(&broken, "rules check failed: ruleset/rules.rhai is not the text the log committed to");
 }
 
 #[test]
 fn a_campaign_keeps_its_own_pinned_ruleset_and_says_so() {
-    let (d, f) = played();
-    let conn = rusqlite::Connection::open(&f).unwrap();
-    let manifest_hash: String = conn.query_row("SELECT hash FROM sources WHERE path = 'plugin.toml'", [], |r| r.get(0)).unwrap();
-    let text: String = conn.query_row("SELECT content FROM blobs WHERE hash = ?1", [&manifest_hash], |r| r.get(0)).unwrap();
-    conn.execute("UPDATE blobs SET content = ?1 WHERE hash = ?2", [text.replace("version = \"1.0.0\"", "version = \"0.9.0\""), manifest_hash]).unwrap();
-    drop(conn);
-    // (The edit above stands in for a campaign made by an older Houserule; its chain is not affected.)
+    // A campaign made when Houserule bundled an older Generic table: made from a copy of it.
+    let d = tempfile::tempdir().unwrap();
+    let old = d.path().join("plugins/generic");
+    std::fs::create_dir_all(&old).unwrap();
+    for name in ["plugin.toml", "rules.rhai"] {
+        let text = std::fs::read_to_string(repo().join("plugins/generic").join(name)).unwrap();
+        std::fs::write(old.join(name), text.replace("version = \"1.0.0\"", "version = \"0.9.0\"")).unwrap();
+    }
+    let f = d.path().join("old.houserule").display().to_string();
+    let made = houserule_with(&["new", &f, "--ruleset", "generic"], &d.path().join("plugins"));
+    assert_eq!(made.code, 0, "{}", made.stderr);
     let info = json(&["info", &f], 0, "info");
-    assert!(info["ruleset_note"].as_str().unwrap().contains("keeps its own copy of Generic table 0.9.0 (Houserule bundles 1.0.0)"), "{info}");
+    assert!(
+        info["ruleset_note"]
+            .as_str()
+            .unwrap()
+            .contains("keeps its own copy of Generic table 0.9.0 (Houserule bundles 1.0.0)"),
+        "{info}"
+    );
     json(&["act", &f, "roll", "-p", "expr=1d6"], 0, "act");
-    let _ = (d, repo());
+    json(&["verify", &f], 0, "verify");
 }
 
 #[test]
@@ -231,10 +274,22 @@ fn a_post_shows_every_die_and_a_line_that_verifies() {
     let seq = v["event"]["seq"].as_u64().unwrap().to_string();
     let hash = v["event"]["hash"].as_str().unwrap().to_string();
     assert!(post.contains(&format!("--event {seq} --hash {hash}")));
-    let faces: Vec<String> = v["event"]["items"].as_array().unwrap().iter().filter(|i| i["type"] == "roll").flat_map(|i| i["roll"]["terms"][0]["dice"].as_array().unwrap().iter().map(|d| d["face"].to_string()).collect::<Vec<_>>()).collect();
+    let faces: Vec<String> = v["event"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["type"] == "roll")
+        .flat_map(|i| {
+            i["roll"]["terms"][0]["dice"].as_array().unwrap().iter().map(|d| d["face"].to_string()).collect::<Vec<_>>()
+        })
+        .collect();
     assert!(post.contains(&format!("2d6 [{}]", faces.join(", "))), "every die is in the post: {post}");
     json(&["verify", &f, "--event", &seq, "--hash", &hash], 0, "verify");
     json(&["verify", &f, "--event", &seq, "--hash", "0123456789abcdef"], 1, "verify");
     let secret = houserule(&["post", &f, "6"]);
-    assert!(!secret.stdout.contains("ambush odds") && !secret.stdout.contains("1d20 ["), "a post shows only public values: {}", secret.stdout);
+    assert!(
+        !secret.stdout.contains("ambush odds") && !secret.stdout.contains("1d20 ["),
+        "a post shows only public values: {}",
+        secret.stdout
+    );
 }

@@ -41,7 +41,13 @@ fn simulate(character: &str, trait_name: &str, times: u64) -> (f64, f64, f64) {
     );
     let r = &v["results"];
     let rate = |k: &str| r[k]["rate"].as_f64().unwrap_or_else(|| panic!("{k} is a true/false result: {r}"));
-    let no_raise = r["raises"]["histogram"].as_array().unwrap().iter().find(|h| h[0] == 0).map(|h| h[1].as_u64().unwrap()).unwrap_or(0);
+    let no_raise = r["raises"]["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h[0] == 0)
+        .map(|h| h[1].as_u64().unwrap())
+        .unwrap_or(0);
     (rate("success"), 1.0 - no_raise as f64 / times as f64, rate("critical_failure"))
 }
 
@@ -49,7 +55,10 @@ fn simulate(character: &str, trait_name: &str, times: u64) -> (f64, f64, f64) {
 /// roller fails this about once in 16 000 runs; a wrong rule fails it at once).
 fn close(what: &str, got: f64, exact: f64, times: u64) {
     let tolerance = 4.0 * (exact * (1.0 - exact) / times as f64).sqrt();
-    assert!((got - exact).abs() <= tolerance, "{what}: simulated {got:.5}, exact {exact:.5} (tolerance ±{tolerance:.5} at {times} rolls)");
+    assert!(
+        (got - exact).abs() <= tolerance,
+        "{what}: simulated {got:.5}, exact {exact:.5} (tolerance ±{tolerance:.5} at {times} rolls)"
+    );
 }
 
 #[test]
@@ -85,7 +94,11 @@ fn savage_worlds_trait_rolls_match_the_exact_odds() {
 
 #[test]
 fn every_bundled_ruleset_passes_its_scenarios() {
-    let mut dirs: Vec<_> = std::fs::read_dir(repo().join("plugins")).unwrap().map(|e| e.unwrap().path()).filter(|p| p.join("plugin.toml").is_file()).collect();
+    let mut dirs: Vec<_> = std::fs::read_dir(repo().join("plugins"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("plugin.toml").is_file())
+        .collect();
     dirs.sort();
     assert!(dirs.len() >= 6, "the six bundled rulesets are there");
     for dir in dirs {

@@ -16,14 +16,23 @@ pub struct Run {
 
 /// Runs `houserule` with the repository's plugins and no user-installed ones.
 pub fn houserule(args: &[&str]) -> Run {
+    houserule_with(args, &repo().join("plugins"))
+}
+
+/// Runs `houserule` with the plugins of `plugins` (and no user-installed ones).
+pub fn houserule_with(args: &[&str], plugins: &Path) -> Run {
     let data = tempfile::tempdir().expect("a temporary data folder");
     let out = Command::new(env!("CARGO_BIN_EXE_houserule"))
         .args(args)
-        .env("HOUSERULE_PLUGINS", repo().join("plugins"))
+        .env("HOUSERULE_PLUGINS", plugins)
         .env("XDG_DATA_HOME", data.path())
         .output()
         .expect("houserule runs");
-    Run { code: out.status.code().unwrap_or(-1), stdout: String::from_utf8_lossy(&out.stdout).into(), stderr: String::from_utf8_lossy(&out.stderr).into() }
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into(),
+        stderr: String::from_utf8_lossy(&out.stderr).into(),
+    }
 }
 
 /// Checks a value against `schemas/NAME.schema.json`.
@@ -38,7 +47,11 @@ pub fn conforms(value: &Value, schema: &str) {
     };
     if !problems.is_empty() {
         let list = problems;
-        panic!("output does not match {schema}.schema.json:\n{}\n{}", list.join("\n"), serde_json::to_string_pretty(value).unwrap());
+        panic!(
+            "output does not match {schema}.schema.json:\n{}\n{}",
+            list.join("\n"),
+            serde_json::to_string_pretty(value).unwrap()
+        );
     }
 }
 
@@ -47,8 +60,17 @@ pub fn json(args: &[&str], code: i32, schema: &str) -> Value {
     let mut all: Vec<&str> = args.to_vec();
     all.push("--json");
     let r = houserule(&all);
-    assert_eq!(r.code, code, "houserule {} exited {} (expected {code})\nstdout: {}\nstderr: {}", args.join(" "), r.code, r.stdout, r.stderr);
-    let v: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("houserule {} printed no JSON ({e}):\n{}", args.join(" "), r.stdout));
+    assert_eq!(
+        r.code,
+        code,
+        "houserule {} exited {} (expected {code})\nstdout: {}\nstderr: {}",
+        args.join(" "),
+        r.code,
+        r.stdout,
+        r.stderr
+    );
+    let v: Value = serde_json::from_str(&r.stdout)
+        .unwrap_or_else(|e| panic!("houserule {} printed no JSON ({e}):\n{}", args.join(" "), r.stdout));
     conforms(&v, schema);
     v
 }

@@ -8,7 +8,7 @@ import { JoinScreen } from "./screens/join";
 import { StartScreen } from "./screens/start";
 import { TableScreen } from "./screens/table";
 import { ErrorBox } from "./ui/errors";
-import type { ErrorReport } from "./types";
+import type { ErrorReport } from "./contract";
 
 export function App({ store }: { store: Store }) {
   const s = useStore(store);

@@ -1,6 +1,6 @@
 // Words for the screen: labels from the manifest, or readable names made from identifiers.
 
-import type { EntityView, Manifest, Role, View } from "./types";
+import type { EntityView, Manifest, Role, View } from "./contract";
 
 /** `successes_needed` → "Successes needed"; `cr` → "CR". */
 export function humanize(id: string): string {

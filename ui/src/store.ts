@@ -5,19 +5,20 @@
 import { useEffect, useState } from "preact/hooks";
 import { CallError, createTransport, toReport, type LinkState, type Transport } from "./transport";
 import type {
+  Calls,
+  Method,
   ActionForm,
   AppEvent,
   CampaignInfo,
   Diagnostic,
   ErrorReport,
-  Hello,
   LogEntry,
   Manifest,
-  Outcome,
+  Acted,
   ReloadReport,
   Role,
   View,
-} from "./types";
+} from "./contract";
 
 const LOG_PAGE = 100;
 
@@ -102,17 +103,17 @@ export class Store {
   }
 
   /** Parameters that make a call look (and act) as the chosen viewer. */
-  private asParam(): Record<string, unknown> {
+  private asParam(): { as?: string } {
     return this.isGm && this.state.viewAs !== "gm" ? { as: this.state.viewAs } : {};
   }
 
-  call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
-    return this.transport.call<T>(method, params);
+  call<M extends Method>(method: M, params: Calls[M]["params"]): Promise<Calls[M]["result"]> {
+    return this.transport.call(method, params);
   }
 
   /** Joins: browser with `{name}` or `{secret}`, desktop with `{}`. */
   async join(params: Record<string, unknown>): Promise<void> {
-    const hello = await this.call<Hello>("hello", params);
+    const hello = await this.call("hello", params);
     this.set({ role: hello.role, file: hello.file ?? null, host: hello.host ?? this.transport.host, viewAs: hello.role });
     if (hello.campaign) await this.opened(hello.campaign);
   }
@@ -136,7 +137,7 @@ export class Store {
 
   private async loadManifest() {
     try {
-      const manifest = await this.call<Manifest>("manifest");
+      const manifest = await this.call("manifest", {});
       this.set({ manifest });
     } catch (e) {
       this.set({ loadError: toReport(e) });
@@ -167,10 +168,10 @@ export class Store {
     this.set({ loading: true });
     try {
       const [view, actions, log, gmView] = await Promise.all([
-        this.call<View>("view", as),
-        this.call<ActionForm[]>("actions", as),
-        this.call<LogEntry[]>("log", full ? { ...as, limit: LOG_PAGE } : { ...as, from: last + 1, limit: 2000 }),
-        this.isGm && "as" in as ? this.call<View>("view", {}) : Promise.resolve(null),
+        this.call("view", as),
+        this.call("actions", as),
+        this.call("log", full ? { ...as, limit: LOG_PAGE } : { ...as, from: last + 1, limit: 2000 }),
+        this.isGm && "as" in as ? this.call("view", {}) : Promise.resolve(null),
       ]);
       if (gen !== this.generation) return;
       let merged: LogEntry[];
@@ -206,7 +207,7 @@ export class Store {
     const last = log[log.length - 1].seq;
     const from = Math.max(1, first - LOG_PAGE);
     // The log call returns the newest `limit` entries from `from` on: ask for all of them.
-    const older = await this.call<LogEntry[]>("log", { ...this.asParam(), from, limit: Math.min(2000, last - from + 1) });
+    const older = await this.call("log", { ...this.asParam(), from, limit: Math.min(2000, last - from + 1) });
     const before = older.filter((e) => e.seq < first);
     this.set({ log: before.concat(this.state.log), hasOlder: before.length > 0 && before[0].seq > 1 });
   }
@@ -217,24 +218,21 @@ export class Store {
     await this.refresh("full");
   }
 
-  async act(action: string, params: Record<string, unknown>, dice: number[] | null): Promise<Outcome> {
-    const body: Record<string, unknown> = { ...this.asParam(), action, params };
-    if (dice && dice.length) body.dice = dice;
-    const outcome = await this.call<Outcome>("act", body);
+  /** Takes an action; parameters and dice go as typed (`dice`: "4, 6, +"), the engine parses them. */
+  async act(action: string, params: Record<string, unknown>, dice: string | null): Promise<Acted> {
+    const outcome = await this.call("act", { ...this.asParam(), action, params, ...(dice ? { dice } : {}) });
     void this.refresh("update");
     return outcome;
   }
 
   async create(ruleset: string, settings: Record<string, unknown>, name: string, path: string | null): Promise<void> {
-    const params: Record<string, unknown> = { ruleset, settings, name };
-    if (path) params.path = path;
-    const info = await this.call<CampaignInfo>("create", params);
+    const info = await this.call("create", { ruleset, settings, name, ...(path ? { path } : {}) });
     if (path) this.set({ file: path });
     await this.opened(info);
   }
 
   async open(path: string): Promise<void> {
-    const info = await this.call<CampaignInfo>("open", { path });
+    const info = await this.call("open", { path });
     this.set({ file: path });
     await this.opened(info);
   }

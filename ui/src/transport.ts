@@ -6,7 +6,7 @@
 // `{id, method, params}` → `{id, result}` | `{id, error}`, with `{event}` pushed at any time.
 // The method names, results and errors are the same either way (docs/ui-contract.md).
 
-import type { AppEvent, ErrorReport } from "./types";
+import type { AppEvent, Calls, ErrorReport, Method } from "./contract";
 
 /** A failed call: always carries the engine's error shape. */
 export class CallError extends Error {
@@ -21,7 +21,8 @@ export type LinkState = "connecting" | "open" | "lost";
 
 export interface Transport {
   readonly host: "desktop" | "server";
-  call<T>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** Makes one of the app layer's calls (`contract.ts`, generated from its one list). */
+  call<M extends Method>(method: M, params: Calls[M]["params"]): Promise<Calls[M]["result"]>;
   /** Pushed events; returns a function that stops listening. */
   onEvent(listener: (event: AppEvent) => void): () => void;
   /** The link to the server (always "open" on the desktop). After "lost" → "open" the
@@ -44,9 +45,9 @@ export function toReport(e: unknown): ErrorReport {
     } catch {
       /* a plain message */
     }
-    return { code: "engine", message: e };
+    return { code: "internal", message: e };
   }
-  return { code: "engine", message: e instanceof Error ? e.message : String(e) };
+  return { code: "internal", message: e instanceof Error ? e.message : String(e) };
 }
 
 export function isDesktop(): boolean {
@@ -69,10 +70,10 @@ class DesktopTransport implements Transport {
   private listeners = new Set<(event: AppEvent) => void>();
   private listening: Promise<unknown> | null = null;
 
-  async call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  async call<M extends Method>(method: M, params: Calls[M]["params"]): Promise<Calls[M]["result"]> {
     const { invoke } = await import("@tauri-apps/api/core");
     try {
-      return await invoke<T>(method, { params });
+      return await invoke<Calls[M]["result"]>(method, { params });
     } catch (e) {
       throw new CallError(toReport(e));
     }
@@ -124,7 +125,7 @@ class SocketTransport implements Transport {
   private links = new Set<(state: LinkState) => void>();
   private state: LinkState = "connecting";
   /** The hello that joined, re-sent when the link comes back. */
-  private hello: Record<string, unknown> | null = null;
+  private hello: Calls["hello"]["params"] | null = null;
   private retry = 0;
 
   constructor(private url: string) {
@@ -183,14 +184,14 @@ class SocketTransport implements Transport {
     else p.resolve(msg.result);
   }
 
-  call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  call<M extends Method>(method: M, params: Calls[M]["params"]): Promise<Calls[M]["result"]> {
     const id = this.nextId++;
     const msg = JSON.stringify({ id, method, params });
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<Calls[M]["result"]>((resolve, reject) => {
       this.pending.set(id, {
         resolve: (v) => {
-          if (method === "hello") this.hello = params;
-          resolve(v as T);
+          if (method === "hello") this.hello = params as Calls["hello"]["params"];
+          resolve(v as Calls[M]["result"]);
         },
         reject,
       });

@@ -7,6 +7,7 @@ mod commands;
 mod output;
 mod rulesets;
 mod serve;
+mod typescript;
 
 use clap::{Parser, Subcommand};
 use output::{Failed, Failure};
@@ -14,7 +15,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "houserule", version, about = "A virtual tabletop whose rules are scripts you can change mid-session.")]
+#[command(
+    name = "houserule",
+    version,
+    about = "A virtual tabletop whose rules are scripts you can change mid-session."
+)]
 struct Cli {
     /// Print machine-readable JSON (shapes in schemas/).
     #[arg(long, global = true)]
@@ -194,6 +199,8 @@ enum Command {
         #[arg(long)]
         ui: Option<PathBuf>,
     },
+    /// Show what the operating system enforces on the sandbox worker here, found by trying.
+    Sandbox,
     /// Write Rhai definition files for the whole host API into DIR (editor completion).
     Definitions { dir: PathBuf },
     /// Create a demo campaign in DIR (default: here), play a few actions and print the log.
@@ -206,22 +213,33 @@ enum Command {
     /// Write the JSON Schemas of every file format and output into DIR.
     #[command(hide = true)]
     Schemas { dir: PathBuf },
+    /// Write the UI's typed contract (TypeScript, generated from the Rust types) to FILE.
+    #[command(hide = true, name = "ui-contract")]
+    UiContract { file: PathBuf },
     /// Write the host API reference (Markdown) to FILE.
     #[command(hide = true, name = "api-reference")]
     ApiReference { file: PathBuf },
 }
 
 fn main() -> ExitCode {
+    // Started as a sandbox worker: become one before anything else runs.
+    houserule_app::sandbox::run_if_requested();
     let cli = Cli::parse();
     let json = cli.json;
     let result = match cli.command {
         Command::Rulesets => commands::campaign::rulesets(json),
-        Command::New { file, ruleset, seed, settings, name } => commands::campaign::new(json, &file, &ruleset, seed, &settings, name),
+        Command::New { file, ruleset, seed, settings, name } => {
+            commands::campaign::new(json, &file, &ruleset, seed, &settings, name)
+        }
         Command::Actions { file, role } => commands::campaign::actions(json, &file, &role),
-        Command::Act { file, action, role, params, dice } => commands::campaign::act(json, &file, &action, &role, &params, dice.as_deref()),
+        Command::Act { file, action, role, params, dice } => {
+            commands::campaign::act(json, &file, &action, &role, &params, dice.as_deref())
+        }
         Command::View { file, role } => commands::campaign::view(json, &file, &role),
         Command::Log { file, role, from } => commands::campaign::log(json, &file, &role, from),
-        Command::Verify { file, event, hash, against } => commands::campaign::verify(json, &file, event.zip(hash), against.as_deref()),
+        Command::Verify { file, event, hash, against } => {
+            commands::campaign::verify(json, &file, event.zip(hash), against.as_deref())
+        }
         Command::Share { file, out, for_role } => commands::sharing::share(json, &file, &out, for_role.as_deref()),
         Command::Reveal { file } => commands::sharing::reveal(json, &file),
         Command::Post { file, event, format } => commands::sharing::post(json, &file, event, &format),
@@ -236,12 +254,18 @@ fn main() -> ExitCode {
         Command::HouseRules(HouseRulesCommand::Export { file, dir }) => commands::house::export(json, &file, &dir),
         Command::HouseRules(HouseRulesCommand::Import { file, dir }) => commands::house::import(json, &file, &dir),
         Command::HouseRules(HouseRulesCommand::Remove { file, name }) => commands::house::remove(json, &file, &name),
-        Command::Watch { file, dir, ruleset_dir, no_ruleset, max_events } => commands::house::watch(json, &file, dir, ruleset_dir, no_ruleset, max_events),
+        Command::Watch { file, dir, ruleset_dir, no_ruleset, max_events } => {
+            commands::house::watch(json, &file, dir, ruleset_dir, no_ruleset, max_events)
+        }
         Command::Serve { file, host, port, gm_secret, ui } => serve::serve(file, &host, port, gm_secret, ui),
         Command::Definitions { dir } => commands::house::definitions(json, &dir),
+        Command::Sandbox => commands::plugin::sandbox(json),
         Command::Demo { dir, ruleset } => commands::demo::demo(json, dir, &ruleset),
         Command::Schemas { dir } => commands::plugin::schemas(&dir),
         Command::ApiReference { file } => commands::plugin::api_reference(&file),
+        Command::UiContract { file } => std::fs::write(&file, typescript::contract())
+            .map(|_| true)
+            .map_err(|e| output::Failure::new(houserule_core::ErrorCode::Io, format!("{}: {e}", file.display()))),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -250,10 +274,10 @@ fn main() -> ExitCode {
             if json {
                 output::json(&Failed { error: report });
             } else {
-                eprintln!("error: {}", report.message);
+                crate::note!("error: {}", report.message);
                 if let Some(s) = &report.script {
                     if !s.trace.is_empty() {
-                        eprintln!("  in {}", s.trace.join(" → "));
+                        crate::note!("  in {}", s.trace.join(" → "));
                     }
                 }
             }

@@ -1,14 +1,20 @@
-//! What commands print: the `--json` shapes (each has a schema in `schemas/`) and the one way
-//! errors are reported.
+//! What commands print: the `--json` shapes (each has a schema in `schemas/`), the one way
+//! errors are reported, and the one writer everything goes through.
+//!
+//! Every line a command prints goes through [`line`] (the [`say!`](crate::say) macro) or
+//! [`json`]: when whoever reads the output stops early (`houserule log F --json | head`), the
+//! program ends quietly with the usual status 141, never a panic.
 
-use houserule_engine::catalog::Ruleset;
-use houserule_engine::dice::Roll;
-use houserule_engine::scenario::ScenarioReport;
-use houserule_engine::view::{ActionForm, CampaignInfo, LogEntry, RulesetInfo, View};
-use houserule_engine::verify::VerifyReport;
-use houserule_engine::{ErrorReport, Outcome};
+use houserule_app::catalog::Ruleset;
+use houserule_app::scenario::ScenarioReport;
+use houserule_app::verify::VerifyReport;
+use houserule_app::Acted;
+use houserule_core::dice::Roll;
+use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, RulesetInfo, View};
+use houserule_core::{ErrorCode, ErrorReport};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::io::Write;
 use std::path::PathBuf;
 
 /// `houserule new`.
@@ -38,7 +44,7 @@ pub struct Rolled {
     pub stats: RollStats,
 }
 
-pub use houserule_engine::plugin::Diagnostic;
+pub use houserule_core::plugin::Diagnostic;
 
 /// `houserule check`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -95,7 +101,7 @@ pub struct Simulated {
 pub struct HouseRuleFile {
     pub name: String,
     pub bytes: usize,
-    pub functions: Vec<houserule_engine::plugin::HouseFunction>,
+    pub functions: Vec<houserule_core::plugin::HouseFunction>,
 }
 
 /// `houserule house-rules list`.
@@ -110,7 +116,7 @@ pub struct HouseRulesListing {
 /// `houserule house-rules import|remove`: the reload, or null when nothing changed.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct Reloaded {
-    pub report: Option<houserule_engine::reload::ReloadReport>,
+    pub report: Option<houserule_app::reload::ReloadReport>,
 }
 
 /// `houserule post`.
@@ -142,12 +148,12 @@ pub struct Failed {
 pub fn schemas() -> Vec<(&'static str, schemars::schema::RootSchema)> {
     use schemars::schema_for;
     vec![
-        ("plugin-manifest.schema.json", schema_for!(houserule_engine::manifest::Manifest)),
-        ("scenario.schema.json", schema_for!(houserule_engine::scenario::Scenario)),
+        ("plugin-manifest.schema.json", schema_for!(houserule_core::manifest::Manifest)),
+        ("scenario.schema.json", schema_for!(houserule_core::scenario::Scenario)),
         ("rulesets.schema.json", schema_for!(Vec<Ruleset>)),
         ("new.schema.json", schema_for!(Created)),
         ("actions.schema.json", schema_for!(Vec<ActionForm>)),
-        ("act.schema.json", schema_for!(Outcome)),
+        ("act.schema.json", schema_for!(Acted)),
         ("view.schema.json", schema_for!(View)),
         ("log.schema.json", schema_for!(Vec<LogEntry>)),
         ("verify.schema.json", schema_for!(VerifyReport)),
@@ -158,42 +164,87 @@ pub fn schemas() -> Vec<(&'static str, schemars::schema::RootSchema)> {
         ("simulate.schema.json", schema_for!(Simulated)),
         ("house-rules-list.schema.json", schema_for!(HouseRulesListing)),
         ("house-rules-change.schema.json", schema_for!(Reloaded)),
-        ("watch-event.schema.json", schema_for!(houserule_engine::session::SessionEvent)),
+        ("watch-event.schema.json", schema_for!(houserule_app::session::SessionEvent)),
         ("written.schema.json", schema_for!(Vec<PathBuf>)),
-        ("share.schema.json", schema_for!(houserule_engine::share::ShareReport)),
+        ("share.schema.json", schema_for!(houserule_app::share::ShareReport)),
         ("reveal.schema.json", schema_for!(LogEntry)),
         ("post.schema.json", schema_for!(Posted)),
         ("info.schema.json", schema_for!(Info)),
-        ("ui-rulesets.schema.json", schema_for!(Vec<houserule_engine::app::RulesetChoice>)),
-        ("ui-house-rules.schema.json", schema_for!(houserule_engine::app::HouseRulesState)),
-        ("ui-event.schema.json", schema_for!(houserule_engine::app::AppEvent)),
+        ("ui-rulesets.schema.json", schema_for!(Vec<houserule_app::calls::RulesetChoice>)),
+        ("ui-house-rules.schema.json", schema_for!(houserule_app::calls::HouseRulesState)),
+        ("ui-event.schema.json", schema_for!(houserule_app::front::AppEvent)),
         ("error.schema.json", schema_for!(Failed)),
+        ("sandbox.schema.json", schema_for!(houserule_app::sandbox::Probe)),
     ]
 }
 
-/// A command failure: the report, and whether it was the user's input or the file.
+/// A command failure: the report every front end would get.
 #[derive(Debug)]
 pub struct Failure(pub ErrorReport);
 
 impl Failure {
-    pub fn new(code: &str, message: impl Into<String>) -> Failure {
-        Failure(ErrorReport { code: code.into(), message: message.into(), param: None, script: None, diagnostics: vec![] })
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Failure {
+        Failure(ErrorReport::new(code, message))
     }
 }
 
-impl From<houserule_engine::ActError> for Failure {
-    fn from(e: houserule_engine::ActError) -> Self {
+impl From<houserule_core::ActError> for Failure {
+    fn from(e: houserule_core::ActError) -> Self {
         Failure(e.report())
     }
 }
 
-impl From<houserule_engine::CampaignError> for Failure {
-    fn from(e: houserule_engine::CampaignError) -> Self {
+impl From<houserule_app::CampaignError> for Failure {
+    fn from(e: houserule_app::CampaignError) -> Self {
         Failure(e.report())
     }
+}
+
+/// The status a program ends with when its reader closed the pipe (128 + SIGPIPE).
+pub const CLOSED_PIPE: i32 = 141;
+
+/// Ends the program after a failed write: quietly when the reader went away.
+fn write_failed(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(CLOSED_PIPE);
+    }
+    let _ = writeln!(std::io::stderr(), "houserule: cannot write the output: {e}");
+    std::process::exit(1);
+}
+
+/// Prints one line to stdout.
+pub fn line(args: std::fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(args).and_then(|_| out.write_all(b"\n")) {
+        write_failed(e);
+    }
+}
+
+/// Prints one line to stderr (a closed stderr is ignored).
+pub fn note(args: std::fmt::Arguments) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_fmt(args).and_then(|_| err.write_all(b"\n"));
 }
 
 /// Prints a value as pretty JSON.
 pub fn json<T: Serialize>(value: &T) {
-    println!("{}", serde_json::to_string_pretty(value).expect("outputs serialise"));
+    let mut out = std::io::stdout().lock();
+    let written =
+        serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::from).and_then(|_| out.write_all(b"\n"));
+    if let Err(e) = written {
+        write_failed(e);
+    }
+}
+
+/// Prints a line through [`line`]: `say!("{} events", n)`.
+#[macro_export]
+macro_rules! say {
+    () => { $crate::output::line(format_args!("")) };
+    ($($arg:tt)*) => { $crate::output::line(format_args!($($arg)*)) };
+}
+
+/// Prints a line to stderr through [`note`].
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => { $crate::output::note(format_args!($($arg)*)) };
 }

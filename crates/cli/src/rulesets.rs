@@ -1,7 +1,7 @@
-//! Where `houserule` looks for rulesets: see [`houserule_engine::catalog::default_folders`].
+//! Where `houserule` looks for rulesets: see [`houserule_app::catalog::default_folders`].
 
-use houserule_engine::catalog::Catalog;
+use houserule_app::catalog::Catalog;
 
 pub fn catalog() -> Catalog {
-    houserule_engine::catalog::default_catalog()
+    houserule_app::catalog::default_catalog()
 }

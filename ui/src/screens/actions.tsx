@@ -5,7 +5,10 @@
 import { useMemo, useState } from "preact/hooks";
 import { toReport } from "../transport";
 import type { Store } from "../store";
-import type { ActionForm, ErrorReport, LogItem, Outcome, ParamForm, ParamSpec, ParamType, View } from "../types";
+import type { ActionForm, Acted, Choices, ErrorReport, LogItem, ParamForm, ParamSpec as DeclaredSpec, ParamType, View } from "../contract";
+
+/** A parameter's spec, with the choices the table allows when the engine sent them. */
+type ParamSpec = DeclaredSpec & { choices?: Choices | null };
 import { humanize, show } from "../format";
 import { ErrorBox } from "../ui/errors";
 
@@ -158,15 +161,6 @@ function optionValues(spec: ParamSpec): string[] {
   return spec.options ?? [];
 }
 
-class FormProblem extends Error {
-  constructor(
-    readonly param: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function isEmpty(raw: Raw): boolean {
   if (raw === "" || raw === undefined || raw === null) return true;
   if (Array.isArray(raw)) return raw.length === 0;
@@ -174,78 +168,28 @@ function isEmpty(raw: Raw): boolean {
   return false;
 }
 
-function scalar(spec: ParamSpec, text: string, where: string): unknown {
-  const t = text.trim();
-  if (spec.type === "int") {
-    if (!/^[-+]?\d+$/.test(t)) throw new FormProblem(where, `“${t}” is not a whole number`);
-    return Number(t);
-  }
-  if (spec.type === "bool") return t === "true" || t === "yes";
-  return t;
-}
-
-/** The value sent for one parameter, or undefined to leave it out. */
-function convert(spec: ParamSpec, raw: Raw, where: string): unknown {
-  if (spec.type === "bool") {
-    if (raw === "") return undefined;
-    return raw === true || raw === "true";
-  }
-  if (isEmpty(raw) && spec.type !== "list") return undefined;
-  switch (spec.type) {
-    case "int":
-      return scalar(spec, raw as string, where);
-    case "record": {
-      const out: Record<string, unknown> = {};
-      for (const [k, f] of Object.entries(spec.fields ?? {})) {
-        const v = convert(f, (raw as RawRecord)[k] ?? initial(f), `${where}.${k}`);
-        if (v !== undefined) out[k] = v;
-      }
-      return out;
+/** The value sent for one parameter as the user gave it (text, picked values, a record of
+ * fields), or undefined to leave it out. The engine parses and checks it against the
+ * parameter's type, and names the parameter when something is wrong. */
+function convert(spec: ParamSpec, raw: Raw): unknown {
+  if (spec.type === "bool") return raw === "" ? undefined : raw === true || raw === "true";
+  if (isEmpty(raw)) return undefined;
+  if (spec.type === "record") {
+    const out: Record<string, unknown> = {};
+    for (const [k, f] of Object.entries(spec.fields ?? {})) {
+      const v = convert(f, (raw as RawRecord)[k] ?? initial(f));
+      if (v !== undefined) out[k] = v;
     }
-    case "list": {
-      const of = itemSpec(spec);
-      let items: unknown[];
-      if (of.type === "record") items = (raw as RawRecord[]).map((r, i) => convert(of, r, `${where}[${i + 1}]`) ?? {});
-      else if (Array.isArray(raw)) items = raw as string[];
-      else items = splitList(raw as string).map((t, i) => scalar(of, t, `${where}[${i + 1}]`));
-      if (items.length === 0 && (spec.optional || spec.default !== undefined)) return undefined;
-      return items;
-    }
-    case "map": {
-      const of = itemSpec(spec);
-      const out: Record<string, unknown> = {};
-      for (const part of splitList(raw as string)) {
-        const m = /^([^:=]+)[:=](.*)$/.exec(part);
-        if (!m) throw new FormProblem(where, `“${part}” needs a name and a value, like name:value`);
-        out[m[1].trim()] = scalar(of, m[2], `${where}.${m[1].trim()}`);
-      }
-      return out;
-    }
-    default:
-      return typeof raw === "string" ? (spec.type === "text" ? raw : raw.trim()) : raw;
+    return out;
   }
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(/[,\n]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-/** "6, 4 1" → [6, 4, 1]; Fudge faces may be typed as +, - and 0. */
-export function parseDice(text: string): number[] {
-  const out: number[] = [];
-  for (const tok of text.split(/[\s,;]+/).filter(Boolean)) {
-    if (tok === "+") out.push(1);
-    else if (tok === "-" || tok === "−") out.push(-1);
-    else if (/^[-+]?\d+$/.test(tok)) out.push(Number(tok));
-    else throw new FormProblem("dice", `“${tok}” is not a die face`);
+  if (spec.type === "list" && Array.isArray(raw)) {
+    const of = itemSpec(spec);
+    return of.type === "record" ? (raw as RawRecord[]).map((r) => convert(of, r) ?? {}) : raw;
   }
-  return out;
+  return typeof raw === "string" && spec.type !== "text" ? raw.trim() : raw;
 }
 
-function sayLines(outcome: Outcome): string[] {
+function sayLines(outcome: Acted): string[] {
   return outcome.event.items.filter((i): i is Extract<LogItem, { type: "say" }> => i.type === "say").map((i) => i.text);
 }
 
@@ -255,7 +199,7 @@ function ActionFormView({ store, action, view, hidden }: { store: Store; action:
   const [dice, setDice] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorReport | null>(null);
-  const [done, setDone] = useState<Outcome | null>(null);
+  const [done, setDone] = useState<Acted | null>(null);
   const [touched, setTouched] = useState(false);
   const formId = `form-${action.name}`;
   const titleId = `${formId}-title`;
@@ -268,24 +212,14 @@ function ActionFormView({ store, action, view, hidden }: { store: Store; action:
     e.preventDefault();
     setError(null);
     setDone(null);
-    let params: Record<string, unknown> = {};
-    let faces: number[] | null = null;
-    try {
-      for (const p of action.params) {
-        const v = convert(p, values[p.name] ?? initial(p), p.name);
-        if (v !== undefined) params[p.name] = v;
-      }
-      faces = dice.trim() ? parseDice(dice) : null;
-    } catch (err) {
-      if (err instanceof FormProblem) {
-        setError({ code: "bad_param", message: `${err.param === "dice" ? "Dice rolled by hand" : humanize(err.param)}: ${err.message}`, param: err.param });
-        return;
-      }
-      throw err;
+    const params: Record<string, unknown> = {};
+    for (const p of action.params) {
+      const v = convert(p, values[p.name] ?? initial(p));
+      if (v !== undefined) params[p.name] = v;
     }
     setBusy(true);
     try {
-      const outcome = await store.act(action.name, params, faces);
+      const outcome = await store.act(action.name, params, dice.trim() || null);
       setDone(outcome);
       // Start afresh, but keep who/what was picked: the next roll is usually for the same one.
       const next = initialValues(action);

@@ -2,7 +2,7 @@
 // traits, pools, and the table's own pools and variables. Generic over every ruleset: labels
 // come from the manifest, and anything the ruleset did not declare is tucked away.
 
-import type { EntityView, Manifest, PoolView, Trait, View } from "../types";
+import type { EntityView, Manifest, PoolView, Trait, View } from "../contract";
 import { fieldLabel, humanize, kindLabel, pluralLabel, show, tracks, type Track } from "../format";
 
 export function Board({ view, manifest }: { view: View; manifest: Manifest | null }) {

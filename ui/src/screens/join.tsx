@@ -3,7 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { toReport } from "../transport";
 import type { Store } from "../store";
-import type { ErrorReport } from "../types";
+import type { ErrorReport } from "../contract";
 import { ErrorBox } from "../ui/errors";
 
 const REMEMBER = "houserule.join";

@@ -3,7 +3,7 @@
 // public changes, and what the viewer may only know exists.
 
 import { useState } from "preact/hooks";
-import type { Change, Die, LogEntry, LogItem, Manifest, Roll, View } from "../types";
+import type { Change, Die, LogEntry, LogItem, Manifest, Roll, View } from "../contract";
 import { fieldLabel, humanize, kindLabel, roleName, show, time } from "../format";
 
 export function LogPanel({
@@ -75,8 +75,8 @@ function entryTitle(entry: LogEntry, labels: Record<string, string>, manifest: M
 function LogEntryView({ entry, view, manifest, labels }: { entry: LogEntry; view: View; manifest: Manifest | null; labels: Record<string, string> }) {
   const params = entry.items.filter((i): i is Extract<LogItem, { type: "param" }> => i.type === "param" && i.value !== null && i.value !== undefined);
   const changes = entry.items.filter((i): i is Extract<LogItem, { type: "change" }> => i.type === "change");
-  const body = entry.items.filter((i) => i.type !== "param" && i.type !== "change");
-  const hidden = entry.items.filter((i) => i.type === undefined && "hidden" in i);
+  const body = entry.items.filter((i) => i.type !== "param" && i.type !== "change" && i.type !== "hidden");
+  const hidden = entry.items.filter((i): i is Extract<LogItem, { type: "hidden" }> => i.type === "hidden");
   return (
     <li class={`log-entry kind-${entry.kind}`} data-seq={entry.seq}>
       <header class="log-head">

@@ -6,7 +6,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { toReport } from "../transport";
 import type { Store } from "../store";
-import type { Diagnostic, ErrorReport, HouseRulesState, ReloadReport } from "../types";
+import type { Diagnostic, ErrorReport, HouseRulesState, ReloadReport } from "../contract";
 import type { RuleEditor } from "../editor";
 import { Diagnostics } from "../ui/errors";
 
@@ -17,7 +17,7 @@ const TEMPLATE = `// A house rule. A function here replaces the ruleset's functi
 
 `;
 
-interface Outcome {
+interface Acted {
   kind: "saved" | "removed" | "unchanged";
   report: ReloadReport | null;
   name: string;
@@ -32,7 +32,7 @@ export function HouseRules({ store }: { store: Store }) {
   const [busy, setBusy] = useState<"save" | "remove" | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [error, setError] = useState<ErrorReport | null>(null);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [outcome, setOutcome] = useState<Acted | null>(null);
   const [editorReady, setEditorReady] = useState(false);
   const [text, setText] = useState(TEMPLATE);
   const host = useRef<HTMLDivElement>(null);
@@ -43,7 +43,7 @@ export function HouseRules({ store }: { store: Store }) {
 
   async function load(): Promise<HouseRulesState | null> {
     try {
-      const r = await store.call<HouseRulesState>("house_rules");
+      const r = await store.call("house_rules", {});
       setRules(r);
       setLoadError(null);
       return r;
@@ -121,7 +121,7 @@ export function HouseRules({ store }: { store: Store }) {
     setError(null);
     setOutcome(null);
     try {
-      const report = await store.call<ReloadReport | null>("save_house_rule", { name: fileName, text: body });
+      const report = await store.call("save_house_rule", { name: fileName, text: body });
       setOutcome({ kind: report ? "saved" : "unchanged", report, name: fileName });
       editor.current?.showProblems([]);
       setDirty(false);
@@ -146,7 +146,7 @@ export function HouseRules({ store }: { store: Store }) {
     setError(null);
     setOutcome(null);
     try {
-      const report = await store.call<ReloadReport | null>("remove_house_rule", { name: selected.name });
+      const report = await store.call("remove_house_rule", { name: selected.name });
       if (report) store.noteReload(report);
       const r = await load();
       select({ type: "new" }, r);

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { toReport } from "../transport";
 import type { Store } from "../store";
-import type { ErrorReport, RulesetChoice, SettingSpec } from "../types";
+import type { ErrorReport, RulesetChoice, SettingSpec } from "../contract";
 import { ErrorBox } from "../ui/errors";
 import { humanize } from "../format";
 
@@ -20,13 +20,13 @@ export function StartScreen({ store }: { store: Store }) {
 
   useEffect(() => {
     store
-      .call<RulesetChoice[]>("rulesets")
+      .call("rulesets", {})
       .then((list) => {
         setRulesets(list);
         if (list.length === 1) pick(list[0]);
       })
       .catch((e) => setError(toReport(e)));
-    if (desktop) store.call<string[]>("recent").then(setRecent).catch(() => setRecent([]));
+    if (desktop) store.call("recent", {}).then(setRecent).catch(() => setRecent([]));
   }, []);
 
   const ruleset = useMemo(() => rulesets?.find((r) => r.id === chosen) ?? null, [rulesets, chosen]);

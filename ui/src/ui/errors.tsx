@@ -1,7 +1,7 @@
 // One way to show the engine's errors: a refusal names its rule; a script error shows its
 // file:line:col; a broken rule lists its diagnostics.
 
-import type { Diagnostic, ErrorReport } from "../types";
+import type { Diagnostic, ErrorReport } from "../contract";
 
 /** "refused: TURNS: Gandolf has already rolled" → { rule: "TURNS", text: "Gandolf has already rolled" }. */
 export function splitRule(message: string): { rule: string | null; text: string } {

@@ -3,11 +3,13 @@
 use super::{key_values, role, Outcome};
 use crate::output::{self, Created, Failure};
 use crate::rulesets;
-use houserule_engine::dice::Forced;
-use houserule_engine::params::Choices;
-use houserule_engine::store::Store;
-use houserule_engine::view::View;
-use houserule_engine::{render, verify as verification, Campaign, NewCampaign, Role};
+use houserule_app::store::Store;
+use houserule_app::verify as verification;
+use houserule_app::{Campaign, CampaignError, NewCampaign};
+use houserule_core::dice::Forced;
+use houserule_core::params::Choices;
+use houserule_core::view::View;
+use houserule_core::{render, ErrorCode, Role};
 use std::path::Path;
 
 pub fn rulesets(json: bool) -> Outcome {
@@ -17,13 +19,13 @@ pub fn rulesets(json: bool) -> Outcome {
     } else {
         for r in &catalog.rulesets {
             let from = match &r.origin {
-                houserule_engine::catalog::Origin::Folder(p) => p.display().to_string(),
-                houserule_engine::catalog::Origin::BuiltIn => "built in".into(),
+                houserule_app::catalog::Origin::Folder(p) => p.display().to_string(),
+                houserule_app::catalog::Origin::BuiltIn => "built in".into(),
             };
-            println!("{:<18} {:<36} {:<8} {from}", r.id, r.name, r.version);
+            crate::say!("{:<18} {:<36} {:<8} {from}", r.id, r.name, r.version);
         }
         for (dir, why) in &catalog.skipped {
-            eprintln!("skipped {}: {why}", dir.display());
+            crate::note!("skipped {}: {why}", dir.display());
         }
     }
     Ok(true)
@@ -33,23 +35,36 @@ pub fn open(file: &Path) -> Result<Campaign, Failure> {
     Campaign::open(file).map_err(Failure::from)
 }
 
-pub fn new(json: bool, file: &Path, ruleset: &str, seed: Option<u64>, settings: &[String], name: Option<String>) -> Outcome {
+pub fn new(
+    json: bool,
+    file: &Path,
+    ruleset: &str,
+    seed: Option<u64>,
+    settings: &[String],
+    name: Option<String>,
+) -> Outcome {
     let catalog = rulesets::catalog();
     let r = catalog.get(ruleset).ok_or_else(|| {
         let ids: Vec<&str> = catalog.rulesets.iter().map(|r| r.id.as_str()).collect();
-        Failure::new("unknown_ruleset", format!("there is no ruleset '{ruleset}' (rulesets: {})", ids.join(", ")))
+        Failure::new(
+            ErrorCode::UnknownRuleset,
+            format!("there is no ruleset '{ruleset}' (rulesets: {})", ids.join(", ")),
+        )
     })?;
     let settings = key_values(settings, "--set")?.into_iter().collect();
     let name = name.unwrap_or_else(|| file.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default());
-    let c = Campaign::create(Some(file), NewCampaign { name, ruleset: &r.source, settings, seed, limits: Default::default(), house_rules: vec![] })?;
+    let c = Campaign::create(
+        Some(file),
+        NewCampaign { name, ruleset: &r.source, settings, seed, limits: Default::default(), house_rules: vec![] },
+    )?;
     if json {
         output::json(&Created { path: file.to_path_buf(), campaign: c.info() });
     } else {
         let info = c.info();
-        println!("created {} — {} on {} {}", file.display(), info.name, info.ruleset.name, info.ruleset.version);
-        println!("dice seed commitment: {}", info.seed_commitment);
+        crate::say!("created {} — {} on {} {}", file.display(), info.name, info.ruleset.name, info.ruleset.version);
+        crate::say!("dice seed commitment: {}", info.seed_commitment);
         for (k, v) in &c.table().settings {
-            println!("  {k} = {}", render::value(v));
+            crate::say!("  {k} = {}", render::value(v));
         }
     }
     Ok(true)
@@ -66,11 +81,11 @@ pub fn actions(json: bool, file: &Path, who: &str) -> Outcome {
     for f in &forms {
         if f.group != group {
             if let Some(g) = &f.group {
-                println!("\n{g}");
+                crate::say!("\n{g}");
             }
             group = f.group.clone();
         }
-        println!("  {}  — {}", f.name, f.label);
+        crate::say!("  {}  — {}", f.name, f.label);
         for p in &f.params {
             let ty = format!("{:?}", p.spec.ty).to_lowercase();
             let opt = if p.spec.optional || p.spec.default.is_some() { " (optional)" } else { "" };
@@ -81,7 +96,7 @@ pub fn actions(json: bool, file: &Path, who: &str) -> Outcome {
                 }
                 _ => String::new(),
             };
-            println!("      --param {}=<{ty}>{opt}{choices}", p.name);
+            crate::say!("      --param {}=<{ty}>{opt}{choices}", p.name);
         }
     }
     Ok(true)
@@ -91,30 +106,35 @@ pub fn act(json: bool, file: &Path, action: &str, who: &str, params: &[String], 
     let mut c = open(file)?;
     let raw = key_values(params, "--param")?;
     let forced = match dice {
-        Some(d) => Some(Forced::parse_list(d).map_err(|e| Failure::new("dice", format!("--dice: {e}")))?),
+        Some(d) => Some(Forced::parse_list(d).map_err(|e| Failure::new(ErrorCode::Dice, format!("--dice: {e}")))?),
         None => None,
     };
     let out = c.act(&role(who)?, action, &raw, forced)?;
     if json {
         output::json(&out);
     } else {
-        println!("{}", render::entry(&out.event));
+        crate::say!("{}", render::entry(&out.event));
         for line in &out.script_log {
-            println!("  [script] {line}");
+            crate::say!("  [script] {line}");
         }
     }
     Ok(true)
 }
 
 /// A player's copy shows only its player's view.
-fn copy_for(file: &Path, who: &str) -> Result<Option<houserule_engine::share::SharedCopy>, Failure> {
+fn copy_for(file: &Path, who: &str) -> Result<Option<houserule_app::share::SharedCopy>, Failure> {
     match Campaign::open(file) {
-        Err(houserule_engine::CampaignError::PlayerCopy { for_role }) => {
+        Err(CampaignError::PlayerCopy { for_role }) => {
             let asked = role(who)?;
             if asked != Role::Gm && asked.to_string() != for_role {
-                return Err(Failure::new("player_copy", format!("this is {for_role}'s copy: it shows only what {for_role} may see")));
+                return Err(Failure::new(
+                    ErrorCode::PlayerCopy,
+                    format!("this is {for_role}'s copy: it shows only what {for_role} may see"),
+                ));
             }
-            houserule_engine::share::SharedCopy::open(file).map(Some).map_err(|e| Failure::new("bad_file", e.to_string()))
+            houserule_app::share::SharedCopy::open(file)
+                .map(Some)
+                .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))
         }
         _ => Ok(None),
     }
@@ -147,19 +167,33 @@ fn event_check(store: &Store, seq: u64, hash: &str) -> verification::Check {
         return fail("a hash of at least 12 hex digits is needed".into());
     }
     match store.event(seq) {
-        Ok(Some(row)) if hex::encode(&row.hash).starts_with(&hash) => {
-            verification::Check { name: "event".into(), ok: true, detail: format!("event {seq} has hash {}; the chain above checks it", hex::encode(&row.hash)), event: Some(seq) }
-        }
-        Ok(Some(row)) => fail(format!("event {seq} has hash {}, not {hash}: the post does not match this campaign", hex::encode(&row.hash))),
+        Ok(Some(row)) if hex::encode(&row.hash).starts_with(&hash) => verification::Check {
+            name: "event".into(),
+            ok: true,
+            detail: format!("event {seq} has hash {}; the chain above checks it", hex::encode(&row.hash)),
+            event: Some(seq),
+        },
+        Ok(Some(row)) => fail(format!(
+            "event {seq} has hash {}, not {hash}: the post does not match this campaign",
+            hex::encode(&row.hash)
+        )),
         Ok(None) => fail(format!("the file has no event {seq}")),
         Err(e) => fail(e.to_string()),
     }
 }
 
 fn print_view(v: &View) {
-    use houserule_engine::render::value;
-    println!("{} — {} {} (seen by {}), round {}, {} events", v.campaign.name, v.campaign.ruleset.name, v.campaign.ruleset.version, v.viewer, v.round, v.campaign.events);
-    let pool = |name: &str, p: &houserule_engine::view::PoolView| -> String {
+    use houserule_core::render::value;
+    crate::say!(
+        "{} — {} {} (seen by {}), round {}, {} events",
+        v.campaign.name,
+        v.campaign.ruleset.name,
+        v.campaign.ruleset.version,
+        v.viewer,
+        v.round,
+        v.campaign.events
+    );
+    let pool = |name: &str, p: &houserule_core::view::PoolView| -> String {
         let label = p.label.clone().unwrap_or_else(|| name.replace('_', " "));
         match (p.count, p.empty) {
             (Some(n), _) => format!("{label}: {n}{}", p.cap.map(|c| format!("/{c}")).unwrap_or_default()),
@@ -169,19 +203,19 @@ fn print_view(v: &View) {
         }
     };
     if !v.pools.is_empty() {
-        println!("pools: {}", v.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · "));
+        crate::say!("pools: {}", v.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · "));
     }
     for (k, val) in &v.vars {
-        println!("{k}: {}", value(val));
+        crate::say!("{k}: {}", value(val));
     }
     for e in v.entities.values() {
         let owner = e.owner.as_ref().map(|o| format!(" ({o})")).unwrap_or_default();
-        println!("\n{} [{}]{owner}", e.name, e.kind);
+        crate::say!("\n{} [{}]{owner}", e.name, e.kind);
         for (k, val) in &e.fields {
-            println!("  {k}: {}", value(val));
+            crate::say!("  {k}: {}", value(val));
         }
         if !e.pools.is_empty() {
-            println!("  {}", e.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · "));
+            crate::say!("  {}", e.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · "));
         }
         if !e.traits.is_empty() {
             let traits: Vec<String> = e
@@ -192,27 +226,27 @@ fn print_view(v: &View) {
                     if let Some(r) = t.rating {
                         s.push_str(&format!(" {r}"));
                     }
-                    if t.state != houserule_engine::traits::TraitState::Active {
+                    if t.state != houserule_core::traits::TraitState::Active {
                         s.push_str(&format!(" [{:?}]", t.state).to_lowercase());
                     }
                     s
                 })
                 .collect();
-            println!("  traits: {}", traits.join(", "));
+            crate::say!("  traits: {}", traits.join(", "));
         }
     }
 }
 
 pub fn log(json: bool, file: &Path, who: &str, from: u64) -> Outcome {
     let entries = match copy_for(file, who)? {
-        Some(copy) => copy.log(from).map_err(|e| Failure::new("bad_file", e.to_string()))?,
+        Some(copy) => copy.log(from).map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?,
         None => open(file)?.log(&role(who)?, from)?,
     };
     if json {
         output::json(&entries);
     } else {
         for e in &entries {
-            println!("{}", render::entry(e));
+            crate::say!("{}", render::entry(e));
         }
     }
     Ok(true)
@@ -231,12 +265,17 @@ pub fn verify(json: bool, file: &Path, event: Option<(u64, String)>, against: Op
                 rolls_forced: 0,
                 rolls_pending: 0,
                 rolls_secret: 0,
-                checks: vec![verification::Check { name: "open".into(), ok: false, detail: e.to_string(), event: None }],
+                checks: vec![verification::Check {
+                    name: "open".into(),
+                    ok: false,
+                    detail: e.to_string(),
+                    event: None,
+                }],
             };
             if json {
                 output::json(&report);
             } else {
-                println!("FAILED open: {e}");
+                crate::say!("FAILED open: {e}");
             }
             return Ok(false);
         }
@@ -247,7 +286,7 @@ pub fn verify(json: bool, file: &Path, event: Option<(u64, String)>, against: Op
     }
     if let Some(full) = against {
         report.checks.push(match Store::open(full) {
-            Ok(full) => houserule_engine::share::compare(&store, &full),
+            Ok(full) => houserule_app::share::compare(&store, &full),
             Err(e) => verification::Check { name: "against".into(), ok: false, detail: e.to_string(), event: None },
         });
     }
@@ -256,9 +295,14 @@ pub fn verify(json: bool, file: &Path, event: Option<(u64, String)>, against: Op
         output::json(&report);
     } else {
         for c in &report.checks {
-            println!("{} {:<9} {}", if c.ok { "ok    " } else { "FAILED" }, c.name, c.detail);
+            crate::say!("{} {:<9} {}", if c.ok { "ok    " } else { "FAILED" }, c.name, c.detail);
         }
-        println!("{}: {} events, head {}", if report.ok { "verified" } else { "NOT verified" }, report.events, report.head);
+        crate::say!(
+            "{}: {} events, head {}",
+            if report.ok { "verified" } else { "NOT verified" },
+            report.events,
+            report.head
+        );
     }
     Ok(report.ok)
 }

@@ -3,83 +3,93 @@
 use super::Outcome;
 use crate::output::{self, Failure, HouseRuleFile, HouseRulesListing, Reloaded};
 use crate::rulesets;
-use houserule_engine::catalog::Origin;
-use houserule_engine::reload::{HouseRules, ReloadError, HOUSE_SETTINGS};
-use houserule_engine::session::{diagnostics, RuleFolders, Session, SessionEvent};
-use houserule_engine::{Campaign, Role};
+use houserule_app::catalog::Origin;
+use houserule_app::folders;
+use houserule_app::reload::ReloadError;
+use houserule_app::session::{diagnostics, RuleFolders, Session, SessionEvent};
+use houserule_app::Campaign;
+use houserule_core::plugin::HOUSE_SETTINGS;
+use houserule_core::{ErrorCode, Role};
 use std::path::{Path, PathBuf};
 
 fn reload_failure(e: ReloadError) -> Failure {
-    let mut f = Failure::new("invalid_house_rule", e.to_string());
+    let code = if matches!(e, ReloadError::Sandbox(_)) { ErrorCode::Sandbox } else { ErrorCode::InvalidHouseRule };
+    let mut f = Failure::new(code, e.to_string());
     f.0.message = diagnostics(&e).iter().map(|d| d.text.clone()).collect::<Vec<_>>().join("\n");
     f
+}
+
+/// A folder's content refused (a link, a name that is a path) or not readable.
+pub fn folder_failure(e: folders::FolderError) -> Failure {
+    Failure::new(if e.refused { ErrorCode::InvalidHouseRule } else { ErrorCode::Io }, e.to_string())
 }
 
 pub fn list(json: bool, file: &Path) -> Outcome {
     let c = super::campaign::open(file)?;
     let house = c.house_rules()?;
-    let plugin = c.plugin();
+    let rules = c.rules();
     let files: Vec<HouseRuleFile> = house
         .files()
         .into_iter()
         .map(|(name, text)| HouseRuleFile {
-            functions: plugin.house_functions().iter().filter(|f| f.file == name).cloned().collect(),
+            functions: rules.house_functions().iter().filter(|f| f.file == name).cloned().collect(),
             bytes: text.len(),
             name,
         })
         .collect();
-    let settings = house.setting_overrides().map_err(|p| Failure::new("invalid_house_rule", p.to_string()))?;
+    let settings = house.setting_overrides().map_err(|p| Failure::new(ErrorCode::InvalidHouseRule, p.to_string()))?;
     let listing = HouseRulesListing { ruleset: c.info().ruleset, files, settings };
     if json {
         output::json(&listing);
         return Ok(true);
     }
     if listing.files.is_empty() {
-        println!("{} plays {} as written: no house rules.", file.display(), listing.ruleset.name);
+        crate::say!("{} plays {} as written: no house rules.", file.display(), listing.ruleset.name);
     }
     for f in &listing.files {
-        println!("{} ({} bytes)", f.name, f.bytes);
+        crate::say!("{} ({} bytes)", f.name, f.bytes);
         for func in &f.functions {
             let what = if func.replaces { "replaces the ruleset's" } else { "adds" };
-            println!("  {what} {}({} parameter{})", func.name, func.arity, if func.arity == 1 { "" } else { "s" });
+            crate::say!("  {what} {}({} parameter{})", func.name, func.arity, if func.arity == 1 { "" } else { "s" });
         }
     }
     for (k, v) in &listing.settings {
-        println!("  setting {k} = {}", houserule_engine::render::value(v));
+        crate::say!("  setting {k} = {}", houserule_core::render::value(v));
     }
     Ok(true)
 }
 
 pub fn export(json: bool, file: &Path, dir: &Path) -> Outcome {
     let c = super::campaign::open(file)?;
-    std::fs::create_dir_all(dir).map_err(|e| Failure::new("io", format!("{}: {e}", dir.display())))?;
     let files = c.house_rules()?.files();
-    for (name, text) in &files {
-        std::fs::write(dir.join(name), text).map_err(|e| Failure::new("io", format!("{name}: {e}")))?;
-    }
+    folders::write_house_rules(dir, &files).map_err(folder_failure)?;
     if json {
         output::json(&files.iter().map(|(n, _)| dir.join(n)).collect::<Vec<_>>());
     } else if files.is_empty() {
-        println!("{} has no house rules yet; {} is ready for new ones (*.rhai, {HOUSE_SETTINGS}).", file.display(), dir.display());
+        crate::say!(
+            "{} has no house rules yet; {} is ready for new ones (*.rhai, {HOUSE_SETTINGS}).",
+            file.display(),
+            dir.display()
+        );
     } else {
         for (name, _) in &files {
-            println!("wrote {}", dir.join(name).display());
+            crate::say!("wrote {}", dir.join(name).display());
         }
     }
     Ok(true)
 }
 
-fn print_reload(json: bool, report: Option<houserule_engine::reload::ReloadReport>) {
+fn print_reload(json: bool, report: Option<houserule_app::reload::ReloadReport>) {
     if json {
         output::json(&Reloaded { report });
         return;
     }
     match report {
-        None => println!("nothing changed"),
+        None => crate::say!("nothing changed"),
         Some(r) => {
-            println!("event #{}: the rules changed: {}", r.seq, r.changed.join(", "));
+            crate::say!("event #{}: the rules changed: {}", r.seq, r.changed.join(", "));
             for (k, v) in &r.settings {
-                println!("  setting {k} = {}", houserule_engine::render::value(v));
+                crate::say!("  setting {k} = {}", houserule_core::render::value(v));
             }
         }
     }
@@ -87,7 +97,7 @@ fn print_reload(json: bool, report: Option<houserule_engine::reload::ReloadRepor
 
 pub fn import(json: bool, file: &Path, dir: &Path) -> Outcome {
     let mut c = super::campaign::open(file)?;
-    let house = HouseRules::from_dir(dir, c.plugin().limits.max_script_bytes).map_err(reload_failure)?;
+    let house = folders::read_house_rules(dir, c.rules().limits.max_script_bytes).map_err(folder_failure)?;
     let report = c.reload(Some(&Role::Gm), None, Some(house)).map_err(reload_failure)?;
     print_reload(json, report);
     Ok(true)
@@ -102,7 +112,7 @@ pub fn remove(json: bool, file: &Path, name: &str) -> Outcome {
         house.settings_text = None;
     }
     if house.files().len() == before {
-        return Err(Failure::new("not_found", format!("{} has no house rule '{name}'", file.display())));
+        return Err(Failure::new(ErrorCode::BadRequest, format!("{} has no house rule '{name}'", file.display())));
     }
     let report = c.reload(Some(&Role::Gm), None, Some(house)).map_err(reload_failure)?;
     print_reload(json, report);
@@ -115,14 +125,18 @@ pub fn default_house_dir(file: &Path) -> PathBuf {
     file.with_file_name(format!("{stem}.house-rules"))
 }
 
-pub fn watch(json: bool, file: &Path, dir: Option<PathBuf>, ruleset_dir: Option<PathBuf>, no_ruleset: bool, max_events: Option<usize>) -> Outcome {
+pub fn watch(
+    json: bool,
+    file: &Path,
+    dir: Option<PathBuf>,
+    ruleset_dir: Option<PathBuf>,
+    no_ruleset: bool,
+    max_events: Option<usize>,
+) -> Outcome {
     let campaign = Campaign::open(file)?;
     let dir = dir.unwrap_or_else(|| default_house_dir(file));
     if !dir.exists() {
-        std::fs::create_dir_all(&dir).map_err(|e| Failure::new("io", format!("{}: {e}", dir.display())))?;
-        for (name, text) in campaign.house_rules()?.files() {
-            std::fs::write(dir.join(&name), text).map_err(|e| Failure::new("io", format!("{name}: {e}")))?;
-        }
+        folders::write_house_rules(&dir, &campaign.house_rules()?.files()).map_err(folder_failure)?;
     }
     let id = campaign.info().ruleset.id;
     let ruleset = if no_ruleset {
@@ -137,27 +151,31 @@ pub fn watch(json: bool, file: &Path, dir: Option<PathBuf>, ruleset_dir: Option<
     };
     let session = Session::new(campaign);
     let events = session.subscribe();
-    session.watch(RuleFolders { ruleset, house: Some(dir) }, houserule_engine::watch::DEBOUNCE).map_err(|m| Failure::new("io", m))?;
+    session
+        .watch(RuleFolders { ruleset, house: Some(dir) }, houserule_app::watch::DEBOUNCE)
+        .map_err(|m| Failure::new(ErrorCode::Io, m.0))?;
     let mut seen = 0;
     for event in events {
         if json {
-            println!("{}", serde_json::to_string(&event).expect("events serialise"));
+            crate::say!("{}", serde_json::to_string(&event).expect("events serialise"));
         } else {
             match &event {
                 SessionEvent::Watching { ruleset, house } => {
                     if let Some(h) = house {
-                        println!("watching house rules in {}", h.display());
+                        crate::say!("watching house rules in {}", h.display());
                     }
                     if let Some(r) = ruleset {
-                        println!("watching the ruleset in {}", r.display());
+                        crate::say!("watching the ruleset in {}", r.display());
                     }
-                    println!("save a file to reload; Ctrl-C to stop");
+                    crate::say!("save a file to reload; Ctrl-C to stop");
                 }
-                SessionEvent::Reloaded { report } => println!("reloaded (event #{}): {}", report.seq, report.changed.join(", ")),
+                SessionEvent::Reloaded { report } => {
+                    crate::say!("reloaded (event #{}): {}", report.seq, report.changed.join(", "))
+                }
                 SessionEvent::ReloadFailed { problems } => {
-                    println!("not reloaded; the previous rules still apply:");
+                    crate::say!("not reloaded; the previous rules still apply:");
                     for p in problems {
-                        println!("  {}", p.text);
+                        crate::say!("  {}", p.text);
                     }
                 }
                 SessionEvent::Committed { .. } => {}
@@ -174,14 +192,18 @@ pub fn watch(json: bool, file: &Path, dir: Option<PathBuf>, ruleset_dir: Option<
 }
 
 pub fn definitions(json: bool, dir: &Path) -> Outcome {
-    let files = houserule_engine::host::write_definitions(dir).map_err(|e| Failure::new("io", format!("{}: {e}", dir.display())))?;
+    let files = houserule_core::host::write_definitions(dir)
+        .map_err(|e| Failure::new(ErrorCode::Io, format!("{}: {e}", dir.display())))?;
     if json {
         output::json(&files);
     } else {
         for f in &files {
-            println!("wrote {}", dir.join(f).display());
+            crate::say!("wrote {}", dir.join(f).display());
         }
-        println!("Point your editor's Rhai support at {} for completion and signatures of the whole host API.", dir.display());
+        crate::say!(
+            "Point your editor's Rhai support at {} for completion and signatures of the whole host API.",
+            dir.display()
+        );
     }
     Ok(true)
 }

@@ -3,36 +3,37 @@
 use super::{role, Outcome};
 use crate::output::{self, Failure, Info, Posted};
 use crate::rulesets;
-use houserule_engine::post::{post as render_post, PostFormat};
-use houserule_engine::share::{share as write_copy, SharedCopy, ShareError};
-use houserule_engine::{render, Campaign, CampaignError, Role};
+use houserule_app::share::{share as write_copy, ShareError, SharedCopy};
+use houserule_app::{Campaign, CampaignError};
+use houserule_core::post::{post as render_post, PostFormat};
+use houserule_core::{render, ErrorCode, Role};
 use std::path::Path;
 
 fn share_failure(e: ShareError) -> Failure {
     match e {
         ShareError::Campaign(c) => Failure::from(c),
-        other => Failure::new("share", other.to_string()),
+        other => Failure::new(ErrorCode::Io, other.to_string()),
     }
 }
 
 pub fn share(json: bool, file: &Path, out: &Path, for_role: Option<&str>) -> Outcome {
     let for_role = for_role.map(role).transpose()?;
     if matches!(for_role, Some(Role::Gm) | Some(Role::Public)) {
-        return Err(Failure::new("bad_role", "--for takes player:NAME (leave it out for a full copy)"));
+        return Err(Failure::new(ErrorCode::BadRequest, "--for takes player:NAME (leave it out for a full copy)"));
     }
     let report = write_copy(file, out, for_role.as_ref()).map_err(share_failure)?;
     if json {
         output::json(&report);
     } else {
         match &report.for_role {
-            Some(r) => println!(
+            Some(r) => crate::say!(
                 "wrote {} for {r}: {} events, head {}; {} item(s) {r} may not see are left out, their digests kept so the copy verifies",
                 report.path.display(),
                 report.events,
                 &report.head[..16],
                 report.redacted_items
             ),
-            None => println!("wrote {}: the full campaign in one file, {} events, head {}", report.path.display(), report.events, &report.head[..16]),
+            None => crate::say!("wrote {}: the full campaign in one file, {} events, head {}", report.path.display(), report.events, &report.head[..16]),
         }
     }
     Ok(true)
@@ -44,17 +45,19 @@ pub fn reveal(json: bool, file: &Path) -> Outcome {
     if json {
         output::json(&entry);
     } else {
-        println!("{}", render::entry(&entry));
+        crate::say!("{}", render::entry(&entry));
         let d = entry.detail.clone().unwrap_or_default();
-        println!("revealed seed: {}", render::value(&d["revealed_seed"]));
-        println!("new seed commitment: {}", render::value(&d["seed_commitment"]));
-        println!("Anyone with the log can now check every roll so far: houserule verify {}", file.display());
+        crate::say!("revealed seed: {}", render::value(&d["revealed_seed"]));
+        crate::say!("new seed commitment: {}", render::value(&d["seed_commitment"]));
+        crate::say!("Anyone with the log can now check every roll so far: houserule verify {}", file.display());
     }
     Ok(true)
 }
 
 pub fn post(json: bool, file: &Path, event: Option<u64>, format: &str) -> Outcome {
-    let format = PostFormat::parse(format).ok_or_else(|| Failure::new("bad_param", format!("--format '{format}': use markdown, bbcode or text")))?;
+    let format = PostFormat::parse(format).ok_or_else(|| {
+        Failure::new(ErrorCode::BadParam, format!("--format '{format}': use markdown, bbcode or text"))
+    })?;
     let (info, entries) = match Campaign::open(file) {
         Ok(c) => (c.info(), c.log(&Role::Public, 1)?),
         Err(CampaignError::PlayerCopy { .. }) => {
@@ -64,18 +67,21 @@ pub fn post(json: bool, file: &Path, event: Option<u64>, format: &str) -> Outcom
         Err(e) => return Err(e.into()),
     };
     let entry = match event {
-        Some(n) => entries.iter().find(|e| e.seq == n).ok_or_else(|| Failure::new("not_found", format!("{} has no event {n}", file.display())))?,
+        Some(n) => entries
+            .iter()
+            .find(|e| e.seq == n)
+            .ok_or_else(|| Failure::new(ErrorCode::BadRequest, format!("{} has no event {n}", file.display())))?,
         None => entries
             .iter()
             .rev()
-            .find(|e| e.kind == houserule_engine::event::EventKind::Action)
-            .ok_or_else(|| Failure::new("not_found", format!("{} has no action yet", file.display())))?,
+            .find(|e| e.kind == houserule_core::event::EventKind::Action)
+            .ok_or_else(|| Failure::new(ErrorCode::BadRequest, format!("{} has no action yet", file.display())))?,
     };
     let text = render_post(entry, &info, &file.display().to_string(), format);
     if json {
         output::json(&Posted { post: text, event: entry.clone() });
     } else {
-        println!("{text}");
+        crate::say!("{text}");
     }
     Ok(true)
 }
@@ -84,7 +90,7 @@ pub fn info(json: bool, file: &Path) -> Outcome {
     let (campaign, copy_for, house_rules, digest) = match Campaign::open(file) {
         Ok(c) => {
             let house = c.house_rules()?.files().len();
-            (c.info(), None, house, c.plugin().source.digest())
+            (c.info(), None, house, c.rules().source.digest())
         }
         Err(CampaignError::PlayerCopy { for_role }) => {
             let copy = SharedCopy::open(file).map_err(share_failure)?;
@@ -109,15 +115,21 @@ pub fn info(json: bool, file: &Path) -> Outcome {
     if json {
         output::json(&out);
     } else {
-        println!("{} — campaign {}, {} events, head {}", out.campaign.name, out.campaign.id, out.campaign.events, &out.campaign.head[..16]);
-        println!("{}", out.ruleset_note);
+        crate::say!(
+            "{} — campaign {}, {} events, head {}",
+            out.campaign.name,
+            out.campaign.id,
+            out.campaign.events,
+            &out.campaign.head[..16]
+        );
+        crate::say!("{}", out.ruleset_note);
         if out.house_rules > 0 {
-            println!("{} house-rule file(s): houserule house-rules list {}", out.house_rules, file.display());
+            crate::say!("{} house-rule file(s): houserule house-rules list {}", out.house_rules, file.display());
         }
         if let Some(r) = &out.copy_for {
-            println!("This is {r}'s copy: it can be viewed and verified, not played.");
+            crate::say!("This is {r}'s copy: it can be viewed and verified, not played.");
         }
-        println!("dice seed commitment: {}", out.campaign.seed_commitment);
+        crate::say!("dice seed commitment: {}", out.campaign.seed_commitment);
     }
     Ok(true)
 }

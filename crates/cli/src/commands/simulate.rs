@@ -2,8 +2,10 @@
 
 use super::{key_values, role, Outcome};
 use crate::output::{self, Failure, Simulated, Summary};
-use houserule_engine::scenario::{self, Scenario};
-use houserule_engine::{Limits, Plugin, PluginSource};
+use houserule_app::folders;
+use houserule_app::scenario::Runner;
+use houserule_core::scenario::Scenario;
+use houserule_core::{ErrorCode, Limits};
 use indexmap::IndexMap;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -12,39 +14,55 @@ use std::path::Path;
 pub const MAX_TIMES: u64 = 1_000_000;
 
 #[allow(clippy::too_many_arguments)]
-pub fn simulate(json: bool, dir: &Path, action: &str, setup: Option<&Path>, who: &str, params: &[String], times: u64, seed: u64) -> Outcome {
+pub fn simulate(
+    json: bool,
+    dir: &Path,
+    action: &str,
+    setup: Option<&Path>,
+    who: &str,
+    params: &[String],
+    times: u64,
+    seed: u64,
+) -> Outcome {
     if times == 0 || times > MAX_TIMES {
-        return Err(Failure::new("bad_param", format!("--times must be 1 to {MAX_TIMES}")));
+        return Err(Failure::new(ErrorCode::BadParam, format!("--times must be 1 to {MAX_TIMES}")));
     }
     let limits = Limits::default();
-    let source = PluginSource::from_dir(dir, &limits).map_err(|e| Failure::new("invalid_plugin", e.to_string()))?;
-    Plugin::load(&source, &[], &limits).map_err(|e| Failure::new("invalid_plugin", e.to_string()))?;
+    let source =
+        folders::read_plugin(dir, &limits).map_err(|e| Failure::new(ErrorCode::InvalidPlugin, e.to_string()))?;
     let setup = match setup {
-        Some(p) => {
-            let text = std::fs::read_to_string(p).map_err(|e| Failure::new("io", format!("{}: {e}", p.display())))?;
-            let mut s = Scenario::parse(&p.display().to_string(), &text).map_err(|e| Failure::new("bad_file", e.to_string()))?;
-            s.load_house_rules(p.parent().unwrap_or(Path::new(".")), &p.display().to_string()).map_err(|e| Failure::new("bad_file", e.to_string()))?;
-            s
-        }
-        None => Scenario { name: "simulation".into(), description: None, seed: None, settings: IndexMap::new(), house_rules: vec![], loaded_house_rules: vec![], steps: vec![] },
+        Some(p) => folders::read_scenario(p, &p.display().to_string(), dir, &limits)
+            .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?,
+        None => Scenario {
+            name: "simulation".into(),
+            description: None,
+            seed: None,
+            settings: IndexMap::new(),
+            house_rules: vec![],
+            loaded_house_rules: vec![],
+            steps: vec![],
+        },
     };
-    let campaign = scenario::prepare(&setup, &source, &limits).map_err(|m| Failure::new("setup", m))?;
+    let campaign =
+        Runner::new(source, limits).prepare(&setup).map_err(|m| Failure::new(ErrorCode::Refused, m.to_string()))?;
     let raw = key_values(params, "--param")?;
-    let results = campaign.simulate(&role(who)?, action, &raw, seed, times)?;
+    let mut results = Vec::new();
+    campaign.simulate(&role(who)?, action, &raw, seed, times, |batch| results.extend(batch))?;
     let summary = summarise(&results);
     let out = Simulated { action: action.to_string(), times, seed, results: summary };
     if json {
         output::json(&out);
         return Ok(true);
     }
-    println!("{times} runs of {action} (seed {seed}):");
+    crate::say!("{times} runs of {action} (seed {seed}):");
     for (key, s) in &out.results {
         match s {
-            Summary::Flag { yes, rate } => println!("  {key}: true {yes} times ({:.3}%)", rate * 100.0),
-            Summary::Number { min, max, mean, .. } => println!("  {key}: min {min}, max {max}, mean {mean:.4}"),
+            Summary::Flag { yes, rate } => crate::say!("  {key}: true {yes} times ({:.3}%)", rate * 100.0),
+            Summary::Number { min, max, mean, .. } => crate::say!("  {key}: min {min}, max {max}, mean {mean:.4}"),
             Summary::Text { counts } => {
-                let parts: Vec<String> = counts.iter().map(|(v, n)| format!("{v} {:.2}%", *n as f64 * 100.0 / times as f64)).collect();
-                println!("  {key}: {}", parts.join(", "));
+                let parts: Vec<String> =
+                    counts.iter().map(|(v, n)| format!("{v} {:.2}%", *n as f64 * 100.0 / times as f64)).collect();
+                crate::say!("  {key}: {}", parts.join(", "));
             }
         }
     }
@@ -86,7 +104,7 @@ fn summarise(results: &[Value]) -> IndexMap<String, Summary> {
             } else {
                 let mut counts: BTreeMap<String, u64> = BTreeMap::new();
                 for v in &vals {
-                    *counts.entry(houserule_engine::render::value(v)).or_default() += 1;
+                    *counts.entry(houserule_core::render::value(v)).or_default() += 1;
                 }
                 Summary::Text { counts: counts.into_iter().collect() }
             };

@@ -16,13 +16,14 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use houserule_engine::app::App;
-use protocol::{Connection, Reply, Request};
+use houserule_app::front::App;
+use houserule_core::ErrorCode;
+use protocol::{Connection, Reply};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// What every connection shares.
-pub struct Shared {
+pub struct Server {
     pub app: App,
     pub file: PathBuf,
     pub secret: String,
@@ -30,7 +31,13 @@ pub struct Shared {
     pub ui: Option<PathBuf>,
 }
 
-pub fn serve(file: PathBuf, host: &str, port: u16, secret: Option<String>, ui: Option<PathBuf>) -> Result<bool, Failure> {
+pub fn serve(
+    file: PathBuf,
+    host: &str,
+    port: u16,
+    secret: Option<String>,
+    ui: Option<PathBuf>,
+) -> Result<bool, Failure> {
     let app = App::new(None);
     if file.exists() {
         app.open(&file).map_err(Failure)?;
@@ -40,28 +47,37 @@ pub fn serve(file: PathBuf, host: &str, port: u16, secret: Option<String>, ui: O
         getrandom::getrandom(&mut s).expect("the operating system's random source");
         hex::encode(s)
     });
-    let shared = Arc::new(Shared { app, file: file.clone(), secret: secret.clone(), ui: ui.clone() });
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| Failure::new("io", e.to_string()))?;
+    let shared = Arc::new(Server { app, file: file.clone(), secret: secret.clone(), ui: ui.clone() });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(ErrorCode::Io, e.to_string()))?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind((host, port)).await.map_err(|e| Failure::new("io", format!("cannot listen on {host}:{port}: {e}")))?;
-        let addr = listener.local_addr().map_err(|e| Failure::new("io", e.to_string()))?;
-        println!("Houserule is serving {} at http://{addr}/", file.display());
-        println!("GM secret: {secret}   (join as GM with it; players join with their name)");
+        let listener = tokio::net::TcpListener::bind((host, port))
+            .await
+            .map_err(|e| Failure::new(ErrorCode::Io, format!("cannot listen on {host}:{port}: {e}")))?;
+        let addr = listener.local_addr().map_err(|e| Failure::new(ErrorCode::Io, e.to_string()))?;
+        crate::say!("Houserule is serving {} at http://{addr}/", file.display());
+        crate::say!("GM secret: {secret}   (join as GM with it; players join with their name)");
         if let Some(dir) = &ui {
-            println!("serving the UI from {}", dir.display());
+            crate::say!("serving the UI from {}", dir.display());
         } else if !assets::built() {
-            println!("note: the web UI was not built into this binary (run the Quick-start command); browsers get a notice");
+            crate::say!(
+                "note: the web UI was not built into this binary (run the Quick-start command); browsers get a notice"
+            );
         }
         let router = Router::new().route("/ws", get(ws)).fallback(get(static_file)).with_state(shared);
-        axum::serve(listener, router).await.map_err(|e| Failure::new("io", e.to_string()))?;
+        axum::serve(listener, router).await.map_err(|e| Failure::new(ErrorCode::Io, e.to_string()))?;
         Ok(true)
     })
 }
 
-async fn static_file(State(shared): State<Arc<Shared>>, uri: Uri) -> Response {
+async fn static_file(State(shared): State<Arc<Server>>, uri: Uri) -> Response {
     if let Some(dir) = &shared.ui {
         return match assets::from_folder(dir, uri.path()) {
-            Some((bytes, kind)) => ([(header::CONTENT_TYPE, kind), (header::CONTENT_SECURITY_POLICY, CSP)], bytes).into_response(),
+            Some((bytes, kind)) => {
+                ([(header::CONTENT_TYPE, kind), (header::CONTENT_SECURITY_POLICY, CSP)], bytes).into_response()
+            }
             None => (StatusCode::NOT_FOUND, "not found").into_response(),
         };
     }
@@ -75,11 +91,11 @@ async fn static_file(State(shared): State<Arc<Shared>>, uri: Uri) -> Response {
 /// The same strict policy as the desktop window, plus the server's own WebSocket.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-async fn ws(upgrade: WebSocketUpgrade, State(shared): State<Arc<Shared>>) -> Response {
+async fn ws(upgrade: WebSocketUpgrade, State(shared): State<Arc<Server>>) -> Response {
     upgrade.max_message_size(1 << 20).on_upgrade(move |socket| connection(socket, shared))
 }
 
-async fn connection(mut socket: WebSocket, shared: Arc<Shared>) {
+async fn connection(mut socket: WebSocket, shared: Arc<Server>) {
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
     let events = shared.app.subscribe();
     tokio::task::spawn_blocking(move || {
@@ -98,17 +114,17 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>) {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                     Some(Ok(_)) => continue,
                 };
-                let reply = match serde_json::from_str::<Request>(&text) {
+                let reply = match serde_json::from_str::<protocol::Message>(&text) {
                     Ok(request) => {
                         let shared = shared.clone();
                         let state = conn.clone();
                         let (reply, state) = tokio::task::spawn_blocking(move || protocol::handle(&shared, state, request))
                             .await
-                            .unwrap_or_else(|_| (Reply::failure(0, "engine", "the request failed"), Connection::default()));
+                            .unwrap_or_else(|_| (Reply::failure(0, houserule_core::ErrorCode::Internal, "the request failed"), Connection::default()));
                         conn = state;
                         reply
                     }
-                    Err(e) => Reply::failure(0, "bad_request", format!("not a request: {e}")),
+                    Err(e) => Reply::failure(0, houserule_core::ErrorCode::BadRequest, format!("not a request: {e}")),
                 };
                 if socket.send(Message::Text(serde_json::to_string(&reply).expect("replies serialise").into())).await.is_err() {
                     break;

@@ -1,0 +1,34 @@
+// The calls every front end offers, declared once: `Variant "name" (Params) -> Result, Who;`.
+// This file is read by `calls/mod.rs` (the call enum, its metadata and schemas) and by the
+// desktop shell's build script (the Tauri commands and the window's capability), so adding a
+// call is one line here and its handling in `front.rs`.
+calls! {
+    /// Who the caller is, and the campaign in play (the server binds a connection's identity here).
+    Hello "hello" (Join) -> Joined, Anyone;
+    /// The rulesets a campaign can be created on, with the settings a GM may pick.
+    Rulesets "rulesets" (Nothing) -> Vec<RulesetChoice>, Gm;
+    /// Creates a campaign on a ruleset and plays it.
+    Create "create" (Create) -> CampaignInfo, Gm;
+    /// Opens a campaign file and plays it.
+    Open "open" (Open) -> CampaignInfo, Desktop;
+    /// Recently opened campaign files, newest first.
+    Recent "recent" (Nothing) -> Vec<std::path::PathBuf>, Desktop;
+    /// The campaign in play, if any.
+    Campaign "campaign" (Nothing) -> Option<CampaignInfo>, Anyone;
+    /// The table as the caller (or, for the GM, the player named by `as`) may see it.
+    View "view" (As) -> View, Anyone;
+    /// The actions the viewer may take now, as forms.
+    Actions "actions" (As) -> Vec<ActionForm>, Anyone;
+    /// A page of the log as the viewer may see it.
+    Log "log" (LogPage) -> Vec<LogEntry>, Anyone;
+    /// Takes an action; the parameters go as typed, the engine parses them.
+    Act "act" (Act) -> Acted, Anyone;
+    /// The ruleset's manifest: the labels of kinds, fields and pools.
+    Manifest "manifest" (Nothing) -> Manifest, Anyone;
+    /// The house rules and the ruleset's scripts, for the editor.
+    HouseRules "house_rules" (Nothing) -> HouseRulesState, Gm;
+    /// Saves a house rule: checked in the sandbox, then swapped in, or refused with its place.
+    SaveHouseRule "save_house_rule" (SaveHouseRule) -> Option<ReloadReport>, Gm;
+    /// Removes a house rule.
+    RemoveHouseRule "remove_house_rule" (HouseRuleName) -> Option<ReloadReport>, Gm;
+}

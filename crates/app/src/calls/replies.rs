@@ -1,0 +1,48 @@
+//! What calls answer with, besides the engine's own types (views, log entries, forms).
+
+use super::Host;
+use houserule_core::manifest::SettingSpec;
+use houserule_core::plugin::HouseFunction;
+use houserule_core::view::CampaignInfo;
+use houserule_core::Role;
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// A ruleset a campaign can be created on, with the settings a GM may pick.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct RulesetChoice {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    pub description: String,
+    pub settings: IndexMap<String, SettingSpec>,
+}
+
+/// A house-rule file with its text, for the editor.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct HouseRuleText {
+    pub name: String,
+    pub text: String,
+    pub functions: Vec<HouseFunction>,
+}
+
+/// The campaign's house rules, and the ruleset scripts they may replace functions of.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct HouseRulesState {
+    pub files: Vec<HouseRuleText>,
+    /// The ruleset's own scripts (read-only in the editor; copy a function into a house rule to
+    /// change it).
+    pub ruleset_files: Vec<HouseRuleText>,
+}
+
+/// Who joined, and the campaign in play.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Joined {
+    pub role: Role,
+    pub campaign: Option<CampaignInfo>,
+    /// The campaign file, where the front end may show it.
+    pub file: Option<PathBuf>,
+    pub host: Host,
+}

@@ -1,0 +1,734 @@
+//! A campaign: the file, the rules it is played with, and the table.
+//!
+//! [`Campaign`] coordinates the pieces: it creates a file atomically (written under a temporary
+//! name and renamed when complete); opens one by checking its hash chain, folding its events
+//! from the latest snapshot, holding the sources it carries to what its log committed to
+//! ([`crate::pinned`]) and only then loading the rules in a sandbox worker; takes actions —
+//! parameters checked here, the scripts run in the worker, what they produced replayed and
+//! checked here ([`houserule_core::tx::Tx::replay`]) — and commits each as one event; swaps in
+//! new rules; and hands out views. The table held in memory is always the fold of the
+//! committed events, and no script ever runs in this process.
+
+use crate::pinned::{self, Stored};
+use crate::reload::{self, ReloadError, ReloadReport};
+use crate::rules::{Rules, RulesError};
+use crate::sandbox::TableId;
+use crate::store::{Row, Store, StoreError, SCHEMA_VERSION, SNAPSHOT_EVERY};
+use houserule_core::action::{self, ActError, Staged};
+use houserule_core::dice::{seed_commitment, seed_from_number, Forced};
+use houserule_core::event::{self, Event, EventKind, Hash, Header, Item, GENESIS};
+use houserule_core::house::HouseRules;
+use houserule_core::plugin::{HouseRule, PluginSource};
+use houserule_core::pool::PoolRef;
+use houserule_core::table::{Change, Table};
+use houserule_core::tx::{DiceSupply, Tx};
+use houserule_core::view::{self, ActionForm, CampaignInfo, LogEntry, RulesetInfo, View};
+use houserule_core::{ErrorCode, ErrorReport, Limits, Role, Visibility};
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Why a campaign could not be created or opened.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CampaignError {
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("rules check failed: the scripts the campaign carries do not load: {0}")]
+    Rules(#[from] RulesError),
+    #[error("{0}")]
+    Settings(String),
+    #[error("{0}")]
+    Setting(#[from] houserule_core::manifest::SettingError),
+    #[error("setting up the campaign failed: {0}")]
+    Setup(ActError),
+    #[error("event {seq}: {message}")]
+    Chain { seq: u64, message: String },
+    #[error("rules check failed: {0}")]
+    Sources(#[from] pinned::Mismatch),
+    #[error("this is {for_role}'s copy of a campaign: it can be viewed and verified, not played")]
+    PlayerCopy { for_role: String },
+}
+
+impl CampaignError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            CampaignError::Store(StoreError::Sqlite(_)) => ErrorCode::Storage,
+            CampaignError::Store(StoreError::Exists(_)) => ErrorCode::Exists,
+            CampaignError::Store(StoreError::Open { .. }) => ErrorCode::Io,
+            CampaignError::Store(_) | CampaignError::Chain { .. } | CampaignError::Sources(_) => ErrorCode::BadFile,
+            CampaignError::PlayerCopy { .. } => ErrorCode::PlayerCopy,
+            CampaignError::Rules(r) => r.code(),
+            CampaignError::Settings(_) | CampaignError::Setting(_) => ErrorCode::BadSetting,
+            CampaignError::Setup(e) => e.code(),
+        }
+    }
+
+    pub fn report(&self) -> ErrorReport {
+        if let CampaignError::Setup(e) = self {
+            return e.report();
+        }
+        let mut r = ErrorReport::new(self.code(), self.to_string());
+        if let CampaignError::Rules(RulesError::Invalid(p)) = self {
+            r.diagnostics = p.diagnostics();
+        }
+        r
+    }
+}
+
+/// What a new campaign starts from.
+pub struct NewCampaign<'a> {
+    pub name: String,
+    pub ruleset: &'a PluginSource,
+    /// Setting overrides as typed (`--set KEY=VALUE`) or as JSON.
+    pub settings: IndexMap<String, Value>,
+    /// A fixed seed (reproducible demos and tests); otherwise one from the operating system.
+    pub seed: Option<u64>,
+    pub limits: Limits,
+    /// House rules layered over the ruleset from the start.
+    pub house_rules: Vec<HouseRule>,
+}
+
+/// The outcome of an action, as the actor may see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Acted {
+    pub event: LogEntry,
+    /// What the action's function returned.
+    pub result: Value,
+    /// What the scripts printed (for homebrewers; not part of the log).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub script_log: Vec<String>,
+}
+
+/// Stored facts about a campaign.
+#[derive(Debug, Clone)]
+struct Meta {
+    id: String,
+    name: String,
+    seed_commitment: String,
+}
+
+/// An open campaign.
+pub struct Campaign {
+    store: Store,
+    rules: Arc<Rules>,
+    table: Table,
+    meta: Meta,
+    seed: Option<[u8; 32]>,
+    head: (u64, Hash),
+    /// Names this campaign's tables to the sandbox worker (unique within the process).
+    token: u64,
+}
+
+/// Random bytes from the operating system.
+fn random<const N: usize>() -> [u8; N] {
+    let mut s = [0u8; N];
+    getrandom::getrandom(&mut s).expect("the operating system's random source");
+    s
+}
+
+/// A fresh seed from the operating system.
+pub fn fresh_seed() -> [u8; 32] {
+    random()
+}
+
+/// The current UTC time in RFC 3339 with seconds.
+fn now() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    event::rfc3339(secs)
+}
+
+/// The `rules` change for sources about to be in force.
+fn rules_change(ruleset: &PluginSource, house_files: &[(String, String)]) -> Change {
+    Change::Rules { sources: pinned::digests(ruleset, house_files) }
+}
+
+impl Campaign {
+    /// Creates a campaign file at `path` (or in memory with `None`).
+    pub fn create(path: Option<&Path>, new: NewCampaign) -> Result<Campaign, CampaignError> {
+        let rules = Rules::load(new.ruleset, &new.house_rules, &new.limits)?;
+        Self::create_with(path, new, rules)
+    }
+
+    /// Creates a campaign on rules already loaded (several scenarios on one worker).
+    pub fn create_with(path: Option<&Path>, new: NewCampaign, rules: Arc<Rules>) -> Result<Campaign, CampaignError> {
+        let manifest = rules.manifest.clone();
+        let overrides = manifest.check_settings(&new.settings)?;
+        let settings = manifest.settings_with(&overrides);
+        let seed = new.seed.map(seed_from_number).unwrap_or_else(fresh_seed);
+        let commitment = seed_commitment(&seed);
+        let dice = DiceSupply::Seeded(seed);
+        let house_files: Vec<(String, String)> =
+            new.house_rules.iter().map(|h| (h.name.clone(), h.source.clone())).collect();
+
+        let mut tx = Tx::new(Table::default(), manifest.clone(), Role::Gm, None, dice.clone())
+            .with_caps(new.limits.caps.clone());
+        let mut changes: Vec<Change> =
+            settings.iter().map(|(k, v)| Change::Setting { key: k.clone(), value: v.clone() }).collect();
+        for (name, spec) in &manifest.pools {
+            changes.push(Change::DefinePool {
+                pool: PoolRef { entity: None, name: name.clone() },
+                def: spec.build(&settings),
+            });
+        }
+        changes.push(rules_change(new.ruleset, &house_files));
+        for change in changes {
+            tx.change(change).map_err(|e| CampaignError::Settings(e.to_string()))?;
+        }
+        let token = u64::from_le_bytes(random());
+        let calls = action::setup_calls(&manifest);
+        let mut log = vec![];
+        if !calls.is_empty() {
+            let reply = rules
+                .stage(TableId { campaign: token, seq: 0 }, &tx.table, &Role::Gm, None, &calls, &dice)
+                .map_err(CampaignError::Setup)?;
+            tx.replay(reply.items).map_err(|e| CampaignError::Setup(ActError::from_tx(e)))?;
+            log = reply.log;
+        }
+        tx.finish_dice().map_err(|e| CampaignError::Setup(ActError::Dice(e)))?;
+        let staged = Staged { tx, result: Value::Null, log };
+
+        let id = hex::encode(random::<8>());
+        let name = if new.name.trim().is_empty() {
+            format!("{} campaign", manifest.name)
+        } else {
+            new.name.trim().to_string()
+        };
+        let detail = json!({
+            "campaign": id,
+            "name": name,
+            "ruleset": { "id": manifest.id, "name": manifest.name, "version": manifest.version, "digest": new.ruleset.digest() },
+            "house_rules": house_files.iter().map(|(n, t)| json!({ "file": n, "digest": houserule_core::plugin::file_digest(n, t) })).collect::<Vec<_>>(),
+            "settings": settings,
+            "seed_commitment": commitment,
+        });
+
+        let (store, tmp) = match path {
+            Some(p) => {
+                if p.exists() {
+                    return Err(StoreError::Exists(p.display().to_string()).into());
+                }
+                let tmp = temp_path(p);
+                let _ = std::fs::remove_file(&tmp);
+                (Store::create(&tmp)?, Some(tmp))
+            }
+            None => (Store::in_memory()?, None),
+        };
+        let mut campaign = Campaign {
+            store,
+            rules: rules.clone(),
+            table: Table::default(),
+            meta: Meta { id: id.clone(), name: name.clone(), seed_commitment: commitment.clone() },
+            seed: Some(seed),
+            head: (0, GENESIS),
+            token,
+        };
+        let result = campaign.write_first_event(&manifest, &settings, seed, staged, detail, new.ruleset, &house_files);
+        match (result, tmp, path) {
+            (Err(e), Some(tmp), _) => {
+                drop(campaign);
+                remove_with_sidecars(&tmp);
+                Err(e)
+            }
+            (Err(e), None, _) => Err(e),
+            (Ok(()), Some(tmp), Some(p)) => {
+                drop(campaign);
+                std::fs::rename(&tmp, p)
+                    .map_err(|e| StoreError::Open { path: p.display().to_string(), message: e.to_string() })?;
+                let store = Store::open(p)?;
+                Self::from_store_with(store, Some(rules))
+            }
+            (Ok(()), _, _) => Ok(campaign),
+        }
+    }
+
+    /// Writes the new file's facts and its first event.
+    #[allow(clippy::too_many_arguments)]
+    fn write_first_event(
+        &mut self,
+        manifest: &houserule_core::manifest::Manifest,
+        settings: &IndexMap<String, Value>,
+        seed: [u8; 32],
+        staged: Staged,
+        detail: Value,
+        ruleset: &PluginSource,
+        house_files: &[(String, String)],
+    ) -> Result<(), CampaignError> {
+        let settings_json = serde_json::to_string(settings).expect("settings serialise");
+        let meta = self.meta.clone();
+        for (k, v) in [
+            ("campaign_id", meta.id.as_str()),
+            ("name", meta.name.as_str()),
+            ("ruleset_id", manifest.id.as_str()),
+            ("ruleset_name", manifest.name.as_str()),
+            ("ruleset_version", manifest.version.as_str()),
+            ("seed_commitment", meta.seed_commitment.as_str()),
+            ("settings", settings_json.as_str()),
+        ] {
+            self.store.set_meta(k, v)?;
+        }
+        self.store.set_secret("seed", &hex::encode(seed))?;
+        let files: Vec<(String, String)> = ruleset.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        self.commit(
+            EventKind::Created,
+            None,
+            None,
+            Some(detail),
+            staged,
+            &[("ruleset", &files), ("house", house_files)],
+        )?;
+        Ok(())
+    }
+
+    /// Opens a campaign file: checks it, loads the rules it carries, and folds its events.
+    pub fn open(path: &Path) -> Result<Campaign, CampaignError> {
+        Self::open_with(path, &Limits::default())
+    }
+
+    pub fn open_with(path: &Path, limits: &Limits) -> Result<Campaign, CampaignError> {
+        let store = Store::open(path)?;
+        let mut campaign = Self::from_store(store, limits)?;
+        campaign.upgrade()?;
+        Ok(campaign)
+    }
+
+    fn from_store(store: Store, limits: &Limits) -> Result<Campaign, CampaignError> {
+        let (head, table, stored) = Self::check(&store)?;
+        let rules = Rules::load(&stored.ruleset, &stored.house.scripts, limits)?;
+        Self::assemble(store, rules, head, table)
+    }
+
+    /// As `from_store`, on rules already loaded (the ones a new file was just written with).
+    fn from_store_with(store: Store, rules: Option<Arc<Rules>>) -> Result<Campaign, CampaignError> {
+        let (head, table, stored) = Self::check(&store)?;
+        let rules = match rules {
+            Some(r) => r,
+            None => Rules::load(&stored.ruleset, &stored.house.scripts, &Limits::default())?,
+        };
+        Self::assemble(store, rules, head, table)
+    }
+
+    /// Every check an open makes before any rules load: not a player's copy, the hash chain,
+    /// the snapshot against its event, the fold, and the stored sources against the log.
+    fn check(store: &Store) -> Result<((u64, Hash), Table, Stored), CampaignError> {
+        if let Some(for_role) = store.meta("copy_for")? {
+            return Err(CampaignError::PlayerCopy { for_role });
+        }
+        let head = check_chain(store)?;
+        let (mut table, from) = match store.snapshot_before(head.0)? {
+            Some((seq, text)) => {
+                // The snapshot is trusted only if its digest is the one its event recorded.
+                let header = store
+                    .event(seq)?
+                    .ok_or_else(|| StoreError::Corrupt(format!("the snapshot at event {seq} has no event")))?
+                    .parse_header()?;
+                let digest = hex::encode(Sha256::digest(text.as_bytes()));
+                if header.state.as_deref() != Some(digest.as_str()) {
+                    return Err(CampaignError::Chain {
+                        seq,
+                        message: "the stored snapshot is not the state this event recorded (the file was edited)"
+                            .into(),
+                    });
+                }
+                (Store::parse_snapshot(seq, &text)?, seq + 1)
+            }
+            None => (Table::default(), 1),
+        };
+        store.each_event(from, |row| {
+            let items = row.parse_items()?;
+            check_items(&row, &items)?;
+            event::fold(&mut table, &items).map_err(|m| StoreError::Corrupt(format!("event {}: {m}", row.seq)))
+        })?;
+        let stored = pinned::stored(store)?;
+        if store.version() >= 2 || !table.rules.is_empty() {
+            pinned::compare(&table.rules, &pinned::digests(&stored.ruleset, &stored.house_files))?;
+        } else {
+            pinned::compare_v1(&pinned::v1_commitment(store)?, &stored)?;
+        }
+        Ok((head, table, stored))
+    }
+
+    fn assemble(store: Store, rules: Arc<Rules>, head: (u64, Hash), table: Table) -> Result<Campaign, CampaignError> {
+        let meta = Meta {
+            id: store.meta("campaign_id")?.unwrap_or_default(),
+            name: store.meta("name")?.unwrap_or_default(),
+            seed_commitment: store.meta("seed_commitment")?.unwrap_or_default(),
+        };
+        let seed = store.secret("seed")?.and_then(|s| event::parse_hash(&s));
+        Ok(Campaign { store, rules, table, meta, seed, head, token: u64::from_le_bytes(random()) })
+    }
+
+    /// Brings a file of an older schema up to date: one `migrated` event records the rules in
+    /// force by digest (they were just checked against the older commitment), and the schema
+    /// version moves on in the same transaction.
+    fn upgrade(&mut self) -> Result<(), CampaignError> {
+        let found = self.store.version();
+        if found >= SCHEMA_VERSION {
+            return Ok(());
+        }
+        let stored = pinned::stored(&self.store)?;
+        let mut tx = Tx::new(
+            self.table.clone(),
+            self.rules.manifest.clone(),
+            Role::Gm,
+            None,
+            DiceSupply::Forced(Forced::new([])),
+        );
+        tx.change(rules_change(&stored.ruleset, &stored.house_files))
+            .map_err(|e| CampaignError::Settings(e.to_string()))?;
+        let staged = Staged { tx, result: Value::Null, log: vec![] };
+        let detail = json!({ "from_schema": found, "to_schema": SCHEMA_VERSION });
+        let version = SCHEMA_VERSION.to_string();
+        self.commit_with(
+            EventKind::Migrated,
+            None,
+            None,
+            Some(detail),
+            staged,
+            &[],
+            &[("schema_version", &version)],
+            &[],
+        )?;
+        self.store.set_version(SCHEMA_VERSION);
+        Ok(())
+    }
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub fn path(&self) -> Option<PathBuf> {
+        self.store.path().map(Path::to_path_buf)
+    }
+
+    pub fn info(&self) -> CampaignInfo {
+        let m = &self.rules.manifest;
+        CampaignInfo {
+            id: self.meta.id.clone(),
+            name: self.meta.name.clone(),
+            ruleset: RulesetInfo { id: m.id.clone(), name: m.name.clone(), version: m.version.clone() },
+            events: self.head.0,
+            head: hex::encode(self.head.1),
+            seed_commitment: self.meta.seed_commitment.clone(),
+        }
+    }
+
+    /// The dice of an action: typed in, or from the seed.
+    fn dice(&self, forced: Option<Vec<i64>>) -> Result<DiceSupply, ActError> {
+        match forced {
+            Some(faces) => Ok(DiceSupply::Forced(Forced::new(faces))),
+            None => self.seed.map(DiceSupply::Seeded).ok_or_else(|| {
+                ActError::Unplayable(
+                    "this copy of the campaign has no dice seed (it is a shared copy); play from the GM's file".into(),
+                )
+            }),
+        }
+    }
+
+    /// Takes an action as `role`. `forced` gives the dice faces in advance.
+    pub fn act(
+        &mut self,
+        role: &Role,
+        action: &str,
+        raw: &Map<String, Value>,
+        forced: Option<Vec<i64>>,
+    ) -> Result<Acted, ActError> {
+        let manifest = self.rules.manifest.clone();
+        let params = action::check(&manifest, &self.table, role, action, raw)?;
+        let dice = self.dice(forced)?;
+        let calls = action::calls(&manifest, action, &params)?;
+        let id = TableId { campaign: self.token, seq: self.head.0 };
+        let reply = self.rules.stage(id, &self.table, role, Some((action, &params)), &calls, &dice)?;
+        let mut tx = action::begin(&manifest, &self.table, role, action, &params, dice, &self.rules.limits)?;
+        tx.replay(reply.items).map_err(ActError::from_tx)?;
+        tx.finish_dice().map_err(ActError::Dice)?;
+        let staged = Staged { tx, result: reply.result, log: reply.log };
+        let result = staged.result.clone();
+        let log = staged.log.clone();
+        let (header, items) = self
+            .commit(EventKind::Action, Some(role.clone()), Some(action.to_string()), None, staged, &[])
+            .map_err(|e| match e {
+                CampaignError::Store(s) => ActError::Storage(s.to_string()),
+                other => ActError::Rejected(other.to_string()),
+            })?;
+        let entry = view::log_entry(&header, &items, &hex::encode(self.head.1), role);
+        Ok(Acted { event: entry, result, script_log: log })
+    }
+
+    /// Runs an action `n` times from the current table with generated dice from `seed`,
+    /// committing nothing; hands each batch of results to `each` as the worker sends them.
+    pub fn simulate(
+        &self,
+        role: &Role,
+        action: &str,
+        raw: &Map<String, Value>,
+        seed: u64,
+        n: u64,
+        each: impl FnMut(Vec<Value>),
+    ) -> Result<(), ActError> {
+        let manifest = &self.rules.manifest;
+        let params = action::check(manifest, &self.table, role, action, raw)?;
+        let calls = action::calls(manifest, action, &params)?;
+        self.rules.simulate(&self.table, role, action, &params, &calls, seed_from_number(seed), n, each)
+    }
+
+    /// The settings the campaign was created with (house rules override them).
+    fn base_settings(&self) -> IndexMap<String, Value> {
+        self.store.meta("settings").ok().flatten().and_then(|s| serde_json::from_str(&s).ok()).unwrap_or_default()
+    }
+
+    /// The house rules in force.
+    pub fn house_rules(&self) -> Result<HouseRules, CampaignError> {
+        Ok(HouseRules::from_files(self.store.sources("house")?))
+    }
+
+    /// Swaps in new rules if they load and check; `None` keeps that layer as it is. Returns
+    /// `Ok(None)` when nothing changed. The new rules are compiled in a new sandbox worker
+    /// before anything changes; a failure leaves the old rules running.
+    pub fn reload(
+        &mut self,
+        actor: Option<&Role>,
+        ruleset: Option<PluginSource>,
+        house: Option<HouseRules>,
+    ) -> Result<Option<ReloadReport>, ReloadError> {
+        let current = self.rules.clone();
+        let ruleset = ruleset.unwrap_or_else(|| current.source.clone());
+        let house = match house {
+            Some(h) => h,
+            None => self.house_rules().map_err(|e| ReloadError::Storage(e.to_string()))?,
+        };
+        let old_ruleset: Vec<(String, String)> =
+            current.source.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let new_ruleset: Vec<(String, String)> = ruleset.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let old_house = self.store.sources("house").map_err(|e| ReloadError::Storage(e.to_string()))?;
+        let new_house = house.files();
+        let mut changed = reload::changed_files("ruleset", &old_ruleset, &new_ruleset);
+        changed.extend(reload::changed_files("house", &old_house, &new_house));
+        if changed.is_empty() {
+            return Ok(None);
+        }
+        reload::check_names(&ruleset, &new_house)?;
+        let rules = Rules::load(&ruleset, &house.scripts, &current.limits)?;
+        if rules.manifest.id != current.manifest.id {
+            return Err(ReloadError::OtherRuleset {
+                expected: current.manifest.id.clone(),
+                found: rules.manifest.id.clone(),
+            });
+        }
+        let overrides = reload::overrides(&rules.manifest, &house)?;
+        let base = self.base_settings();
+        let mut tx = Tx::new(
+            self.table.clone(),
+            rules.manifest.clone(),
+            actor.cloned().unwrap_or(Role::Gm),
+            None,
+            DiceSupply::Forced(Forced::new([])),
+        )
+        .with_caps(current.limits.caps.clone());
+        let settings = reload::bring_table_up(&mut tx, &rules.manifest, &base, &overrides)
+            .map_err(|e| ReloadError::Io(e.to_string()))?;
+        tx.change(rules_change(&ruleset, &new_house)).map_err(|e| ReloadError::Io(e.to_string()))?;
+        tx.say(format!("The rules changed: {}.", changed.join(", ")), Visibility::Public, None)
+            .map_err(|e| ReloadError::Io(e.to_string()))?;
+        let detail = reload::detail(&rules.manifest, &ruleset, &new_ruleset, &new_house, &changed);
+        let digest = detail.get("digest").and_then(Value::as_str).unwrap_or_default().to_string();
+        let staged = Staged { tx, result: Value::Null, log: vec![] };
+        self.commit(
+            EventKind::Reload,
+            actor.cloned(),
+            None,
+            Some(detail),
+            staged,
+            &[("ruleset", &new_ruleset), ("house", &new_house)],
+        )
+        .map_err(|e| ReloadError::Storage(e.to_string()))?;
+        let manifest = rules.manifest.clone();
+        self.rules = rules;
+        Ok(Some(ReloadReport {
+            seq: self.head.0,
+            hash: hex::encode(self.head.1),
+            ruleset: RulesetInfo {
+                id: manifest.id.clone(),
+                name: manifest.name.clone(),
+                version: manifest.version.clone(),
+            },
+            changed,
+            digest,
+            settings,
+        }))
+    }
+
+    /// Discloses the dice seed in force and commits to a fresh one, so anyone holding the log
+    /// can recompute every generated roll so far. Returns the reveal event.
+    pub fn reveal(&mut self, actor: &Role) -> Result<LogEntry, CampaignError> {
+        let old = self.seed.ok_or_else(|| {
+            StoreError::Corrupt("this copy of the campaign has no dice seed to reveal (it is a shared copy)".into())
+        })?;
+        let new = fresh_seed();
+        let (old_c, new_c) = (seed_commitment(&old), seed_commitment(&new));
+        let rolls = self.table.next_roll;
+        let detail = json!({ "revealed_seed": hex::encode(old), "revealed_commitment": old_c, "seed_commitment": new_c, "rolls_before": rolls });
+        let mut tx =
+            Tx::new(self.table.clone(), self.rules.manifest.clone(), actor.clone(), None, DiceSupply::Seeded(new));
+        let line = format!("The dice seed is revealed: every generated roll so far ({rolls}) can now be checked against it. New rolls come from a new committed seed.");
+        tx.say(line, Visibility::Public, None).map_err(|e| CampaignError::Settings(e.to_string()))?;
+        let staged = Staged { tx, result: Value::Null, log: vec![] };
+        let new_hex = hex::encode(new);
+        let (header, items) = self.commit_with(
+            EventKind::Reveal,
+            Some(actor.clone()),
+            None,
+            Some(detail),
+            staged,
+            &[],
+            &[("seed_commitment", &new_c)],
+            &[("seed", &new_hex)],
+        )?;
+        self.seed = Some(new);
+        self.meta.seed_commitment = new_c;
+        Ok(view::log_entry(&header, &items, &hex::encode(self.head.1), actor))
+    }
+
+    /// Appends an event made of a staged transaction, and makes its table current.
+    fn commit(
+        &mut self,
+        kind: EventKind,
+        actor: Option<Role>,
+        action: Option<String>,
+        detail: Option<Value>,
+        staged: Staged,
+        sources: &[(&str, &[(String, String)])],
+    ) -> Result<(Header, Vec<Item>), CampaignError> {
+        self.commit_with(kind, actor, action, detail, staged, sources, &[], &[])
+    }
+
+    /// As `commit`, also updating meta and secret values in the same transaction.
+    #[allow(clippy::too_many_arguments)]
+    fn commit_with(
+        &mut self,
+        kind: EventKind,
+        actor: Option<Role>,
+        action: Option<String>,
+        detail: Option<Value>,
+        staged: Staged,
+        sources: &[(&str, &[(String, String)])],
+        meta: &[(&str, &str)],
+        secrets: &[(&str, &str)],
+    ) -> Result<(Header, Vec<Item>), CampaignError> {
+        let (seq, prev) = (self.head.0 + 1, self.head.1);
+        let snapshot =
+            (seq % SNAPSHOT_EVERY == 0).then(|| serde_json::to_string(&staged.tx.table).expect("tables serialise"));
+        let state = snapshot.as_ref().map(|s| hex::encode(Sha256::digest(s.as_bytes())));
+        let header = Header { seq, prev: hex::encode(prev), at: now(), kind, actor, action, detail, state };
+        let ev = Event { header, items: staged.tx.items };
+        let commitments = ev.commitments().map_err(|e| CampaignError::Chain { seq, message: e.to_string() })?;
+        let header_json = ev.header_json();
+        let hash = event::event_hash(&prev, seq, &header_json, &commitments);
+        let row = Row {
+            seq,
+            hash: hash.to_vec(),
+            header: header_json,
+            items: serde_json::to_string(&ev.items).expect("items serialise"),
+            commitments,
+        };
+        self.store.append_with(&row, snapshot.as_deref(), sources, meta, secrets)?;
+        self.table = staged.tx.table;
+        self.head = (seq, hash);
+        Ok((ev.header, ev.items))
+    }
+
+    /// Runs every check on the file (see [`crate::verify`]), with the seed this copy holds.
+    pub fn verify(&self) -> crate::verify::VerifyReport {
+        crate::verify::verify(&self.store, &crate::verify::own_seeds(&self.store))
+    }
+
+    pub fn view(&self, role: &Role) -> View {
+        view::table_view(&self.table, role, self.info())
+    }
+
+    pub fn actions(&self, role: &Role) -> Vec<ActionForm> {
+        view::action_forms(&self.rules.manifest, &self.table, role)
+    }
+
+    /// The log as `role` may see it, from event `from` on. An event whose items no longer match
+    /// what was recorded is reported, never shown.
+    pub fn log(&self, role: &Role, from: u64) -> Result<Vec<LogEntry>, CampaignError> {
+        let mut out = Vec::new();
+        self.store.each_event(from.max(1), |row| {
+            let header = row.parse_header()?;
+            let items = row.parse_items()?;
+            check_items(&row, &items)?;
+            out.push(view::log_entry(&header, &items, &hex::encode(&row.hash), role));
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+/// Checks that an event's items are the ones its hash committed to.
+fn check_items(row: &Row, items: &[Item]) -> Result<(), StoreError> {
+    let mut commitments = Vec::with_capacity(items.len() * 32);
+    for (i, item) in items.iter().enumerate() {
+        commitments.extend_from_slice(
+            &item.commitment(i).map_err(|e| StoreError::Corrupt(format!("event {}: {e}", row.seq)))?,
+        );
+    }
+    if commitments != row.commitments {
+        return Err(StoreError::Corrupt(format!(
+            "hash chain check failed: event {} was edited: its items do not match its hash",
+            row.seq
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the hash chain quickly (headers and stored commitments) and returns the head.
+fn check_chain(store: &Store) -> Result<(u64, Hash), CampaignError> {
+    let mut prev = GENESIS;
+    let mut expected = 1u64;
+    store.each_header(|seq, stored_hash, header, commitments| {
+        if seq != expected {
+            return Err(StoreError::Corrupt(format!(
+                "hash chain check failed: event {expected} is missing (found {seq} next)"
+            )));
+        }
+        let hash = event::event_hash(&prev, seq, &header, &commitments);
+        if stored_hash != hash {
+            return Err(StoreError::Corrupt(format!(
+                "hash chain check failed at event {seq}: it was edited, removed or moved"
+            )));
+        }
+        prev = hash;
+        expected += 1;
+        Ok(())
+    })?;
+    if expected == 1 {
+        return Err(StoreError::Corrupt("the campaign has no events".into()).into());
+    }
+    Ok((expected - 1, prev))
+}
+
+fn temp_path(p: &Path) -> PathBuf {
+    let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "campaign".into());
+    p.with_file_name(format!(".{name}.creating"))
+}
+
+fn remove_with_sidecars(p: &Path) {
+    let _ = std::fs::remove_file(p);
+    for suffix in ["-wal", "-shm"] {
+        let mut s = p.as_os_str().to_owned();
+        s.push(suffix);
+        let _ = std::fs::remove_file(PathBuf::from(s));
+    }
+}

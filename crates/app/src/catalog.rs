@@ -1,0 +1,155 @@
+//! The rulesets a user can start a campaign on.
+//!
+//! A catalog is built from plugin folders (each sub-folder with a `plugin.toml`) searched in
+//! order, then from rulesets built into the program; the first ruleset found with an id wins,
+//! so an installed or edited copy takes precedence over the built-in one. Reading a folder
+//! only reads text: nothing runs until a campaign loads the plugin in the sandbox.
+
+use crate::folders;
+use houserule_core::manifest::Manifest;
+use houserule_core::plugin::{PluginSource, MANIFEST};
+use houserule_core::Limits;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Where a ruleset was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "path")]
+pub enum Origin {
+    /// A plugin folder on disk.
+    Folder(PathBuf),
+    /// Built into this program.
+    BuiltIn,
+}
+
+/// A ruleset in the catalog.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Ruleset {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    pub origin: Origin,
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub source: PluginSource,
+    /// The ruleset's demo campaign, a scenario (`tests/demo.toml`), if it has one.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub demo: Option<String>,
+}
+
+/// A ruleset as found: its sources and its demo scenario.
+pub type Found = (PluginSource, Option<String>);
+
+/// The rulesets available.
+#[derive(Debug, Clone, Default)]
+pub struct Catalog {
+    pub rulesets: Vec<Ruleset>,
+    /// Folders that could not be read as plugins, with why (shown, never fatal).
+    pub skipped: Vec<(PathBuf, String)>,
+}
+
+impl Catalog {
+    /// Scans `folders` (each holding plugin folders) in order, then adds `built_in`.
+    pub fn scan(folders: &[PathBuf], built_in: Vec<Found>, limits: &Limits) -> Catalog {
+        let mut c = Catalog::default();
+        for folder in folders {
+            let Ok(entries) = std::fs::read_dir(folder) else { continue };
+            let mut dirs: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join(MANIFEST).is_file()).collect();
+            dirs.sort();
+            for dir in dirs {
+                match folders::read_plugin(&dir, limits) {
+                    Ok(source) => {
+                        let demo = folders::read_demo(&dir, limits);
+                        c.add((source, demo), Origin::Folder(dir))
+                    }
+                    Err(e) => c.skipped.push((dir, e.to_string())),
+                }
+            }
+        }
+        for found in built_in {
+            c.add(found, Origin::BuiltIn);
+        }
+        c
+    }
+
+    fn add(&mut self, (source, demo): Found, origin: Origin) {
+        let Some(text) = source.manifest_text() else { return };
+        match Manifest::parse(MANIFEST, text) {
+            Ok(m) if !self.rulesets.iter().any(|r| r.id == m.id) => self.rulesets.push(Ruleset {
+                id: m.id,
+                name: m.name,
+                version: m.version,
+                description: m.description,
+                origin,
+                source,
+                demo,
+            }),
+            Ok(_) => {}
+            Err(e) => {
+                if let Origin::Folder(p) = origin {
+                    self.skipped.push((p, e.to_string()));
+                }
+            }
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Ruleset> {
+        self.rulesets.iter().find(|r| r.id == id)
+    }
+}
+
+/// Finds the repository's `plugins/` folder by walking up from `start` (a development build
+/// runs from `target/…`).
+pub fn find_repo_plugins(start: &Path) -> Option<PathBuf> {
+    start.ancestors().map(|a| a.join("plugins")).find(|p| p.join("generic").join(MANIFEST).is_file())
+}
+
+mod bundled {
+    include!(concat!(env!("OUT_DIR"), "/bundled.rs"));
+}
+
+/// The rulesets built into this program.
+pub fn built_in() -> Vec<Found> {
+    bundled::BUNDLED
+        .iter()
+        .map(|(_, files, demo)| {
+            (
+                PluginSource { files: files.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect() },
+                demo.map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+/// The folder for installed plugins: `$XDG_DATA_HOME/houserule/plugins` (or
+/// `~/.local/share/houserule/plugins`).
+pub fn installed_dir() -> Option<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(data.join("houserule").join("plugins"))
+}
+
+/// The folders searched, in order: `HOUSERULE_PLUGINS` (separated like `PATH`), the installed
+/// plugins, then the repository's `plugins/` when running a development build from it.
+pub fn default_folders() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(paths) = std::env::var_os("HOUSERULE_PLUGINS") {
+        out.extend(std::env::split_paths(&paths).filter(|p| !p.as_os_str().is_empty()));
+    }
+    out.extend(installed_dir());
+    if let Some(repo) = std::env::current_exe().ok().and_then(|exe| find_repo_plugins(&exe)) {
+        out.push(repo);
+    }
+    out
+}
+
+/// The catalog from the default folders and the built-in rulesets.
+pub fn default_catalog() -> Catalog {
+    Catalog::scan(&default_folders(), built_in(), &Limits::default())
+}

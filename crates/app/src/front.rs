@@ -1,0 +1,312 @@
+//! What a front end offers: the calls the desktop window and the web server make.
+//!
+//! [`App`] holds the campaign in play (a [`Session`]) and answers every call declared in
+//! [`crate::calls`] in one place, [`App::call`]: who may make it, as whom it runs, and its
+//! result as JSON — or one [`ErrorReport`] with its [`ErrorCode`]. The desktop shell and the
+//! server only say who is calling ([`Caller`]); neither adds game logic.
+
+use crate::calls::{self, Call, Caller, Host, HouseRuleText, HouseRulesState, Joined, RulesetChoice};
+use crate::campaign::{Acted, Campaign, CampaignError, NewCampaign};
+use crate::catalog::{self, Catalog};
+use crate::reload::{ReloadError, ReloadReport};
+use crate::session::{diagnostics, Session, SessionEvent};
+use houserule_core::dice::Forced;
+use houserule_core::manifest::Manifest;
+use houserule_core::plugin::Diagnostic;
+use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
+use houserule_core::{ErrorCode, ErrorReport, Role};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+
+/// Something a front end shows as it happens.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum AppEvent {
+    /// A campaign was opened or created.
+    Opened { campaign: CampaignInfo },
+    /// Something happened in the campaign in play.
+    Session { event: SessionEvent },
+}
+
+/// The most log entries one call returns.
+pub const MAX_LOG_ENTRIES: usize = 2000;
+
+fn json<T: Serialize>(value: T) -> Result<Value, ErrorReport> {
+    serde_json::to_value(value).map_err(|e| ErrorReport::new(ErrorCode::Internal, e.to_string()))
+}
+
+fn reload_report(e: ReloadError) -> ErrorReport {
+    let diagnostics: Vec<Diagnostic> = diagnostics(&e);
+    let code = if matches!(e, ReloadError::Sandbox(_)) { ErrorCode::Sandbox } else { ErrorCode::InvalidHouseRule };
+    ErrorReport { code, message: e.to_string(), param: None, script: None, diagnostics }
+}
+
+/// The campaign in play and everyone following it.
+#[derive(Clone, Default)]
+pub struct App {
+    session: Arc<Mutex<Option<(Session, PathBuf)>>>,
+    subscribers: Arc<Mutex<Vec<Sender<AppEvent>>>>,
+    recent: Arc<Mutex<Option<PathBuf>>>,
+}
+
+impl App {
+    /// An app that remembers recently opened files in `recent_file` (none: it does not).
+    pub fn new(recent_file: Option<PathBuf>) -> App {
+        let app = App::default();
+        *app.recent.lock().unwrap_or_else(|p| p.into_inner()) = recent_file;
+        app
+    }
+
+    /// The rulesets a campaign can be created on.
+    pub fn rulesets(&self) -> Vec<RulesetChoice> {
+        let catalog: Catalog = catalog::default_catalog();
+        catalog
+            .rulesets
+            .iter()
+            .map(|r| {
+                let settings = r
+                    .source
+                    .manifest_text()
+                    .and_then(|t| Manifest::parse("plugin.toml", t).ok())
+                    .map(|m| m.settings)
+                    .unwrap_or_default();
+                RulesetChoice {
+                    id: r.id.clone(),
+                    name: r.name.clone(),
+                    version: r.version.clone(),
+                    description: r.description.clone(),
+                    settings,
+                }
+            })
+            .collect()
+    }
+
+    /// Receives every later event: campaigns opened, actions, reloads.
+    pub fn subscribe(&self) -> Receiver<AppEvent> {
+        let (tx, rx) = channel();
+        self.subscribers.lock().unwrap_or_else(|p| p.into_inner()).push(tx);
+        rx
+    }
+
+    fn publish(subscribers: &Mutex<Vec<Sender<AppEvent>>>, event: AppEvent) {
+        subscribers.lock().unwrap_or_else(|p| p.into_inner()).retain(|s| s.send(event.clone()).is_ok());
+    }
+
+    fn install(&self, campaign: Campaign, path: &Path) -> CampaignInfo {
+        let info = campaign.info();
+        let session = Session::new(campaign);
+        let events = session.subscribe();
+        let subscribers = self.subscribers.clone();
+        std::thread::Builder::new()
+            .name("houserule-app-events".into())
+            .spawn(move || {
+                for event in events {
+                    App::publish(&subscribers, AppEvent::Session { event });
+                }
+            })
+            .expect("the event thread starts");
+        *self.session.lock().unwrap_or_else(|p| p.into_inner()) = Some((session, path.to_path_buf()));
+        self.remember(path);
+        App::publish(&self.subscribers, AppEvent::Opened { campaign: info.clone() });
+        info
+    }
+
+    /// Creates a campaign file on a ruleset and plays it.
+    pub fn create(
+        &self,
+        path: &Path,
+        ruleset: &str,
+        settings: &Map<String, Value>,
+        name: &str,
+    ) -> Result<CampaignInfo, ErrorReport> {
+        let catalog = catalog::default_catalog();
+        let r = catalog
+            .get(ruleset)
+            .ok_or_else(|| ErrorReport::new(ErrorCode::UnknownRuleset, format!("there is no ruleset '{ruleset}'")))?;
+        let new = NewCampaign {
+            name: name.to_string(),
+            ruleset: &r.source,
+            settings: settings.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            seed: None,
+            limits: Default::default(),
+            house_rules: vec![],
+        };
+        let campaign = Campaign::create(Some(path), new).map_err(|e| e.report())?;
+        Ok(self.install(campaign, path))
+    }
+
+    /// Opens a campaign file (all of its checks run first) and plays it.
+    pub fn open(&self, path: &Path) -> Result<CampaignInfo, ErrorReport> {
+        let campaign = Campaign::open(path).map_err(|e: CampaignError| e.report())?;
+        Ok(self.install(campaign, path))
+    }
+
+    /// The campaign in play, if any.
+    pub fn current(&self) -> Option<(CampaignInfo, PathBuf)> {
+        self.session.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|(s, p)| (s.campaign().info(), p.clone()))
+    }
+
+    fn with<R>(&self, f: impl FnOnce(&Session) -> Result<R, ErrorReport>) -> Result<R, ErrorReport> {
+        let guard = self.session.lock().unwrap_or_else(|p| p.into_inner());
+        match guard.as_ref() {
+            Some((s, _)) => f(s),
+            None => Err(ErrorReport::new(ErrorCode::NoCampaign, "no campaign is open")),
+        }
+    }
+
+    pub fn view(&self, role: &Role) -> Result<View, ErrorReport> {
+        self.with(|s| Ok(s.campaign().view(role)))
+    }
+
+    pub fn actions(&self, role: &Role) -> Result<Vec<ActionForm>, ErrorReport> {
+        self.with(|s| Ok(s.campaign().actions(role)))
+    }
+
+    /// The log as `role` may see it: the last `limit` events from `from` on (at most
+    /// [`MAX_LOG_ENTRIES`]).
+    pub fn log(&self, role: &Role, from: u64, limit: usize) -> Result<Vec<LogEntry>, ErrorReport> {
+        let limit = limit.min(MAX_LOG_ENTRIES);
+        self.with(|s| {
+            let mut entries = s.campaign().log(role, from).map_err(|e| e.report())?;
+            if entries.len() > limit {
+                entries.drain(..entries.len() - limit);
+            }
+            Ok(entries)
+        })
+    }
+
+    pub fn act(
+        &self,
+        role: &Role,
+        action: &str,
+        params: &Map<String, Value>,
+        dice: Option<Vec<i64>>,
+    ) -> Result<Acted, ErrorReport> {
+        self.with(|s| s.act(role, action, params, dice).map_err(|e| e.report()))
+    }
+
+    /// Who joined, as the reply to `hello`.
+    pub fn joined(&self, caller: &Caller) -> Joined {
+        let current = self.current();
+        Joined {
+            role: caller.role.clone(),
+            campaign: current.as_ref().map(|(i, _)| i.clone()),
+            file: current.map(|(_, p)| p),
+            host: caller.host,
+        }
+    }
+
+    /// Answers one call for `caller`: checks who may make it and as whom it runs, then does it.
+    /// `file` is where a server creates its campaign (a browser never names a path).
+    pub fn call(&self, caller: &Caller, call: Call, file: Option<&Path>) -> Result<Value, ErrorReport> {
+        caller.may(&call)?;
+        match call {
+            Call::Hello(_) => json(self.joined(caller)),
+            Call::Rulesets(_) => json(self.rulesets()),
+            Call::Create(p) => {
+                let path = match (caller.host, p.path, file) {
+                    (Host::Desktop, Some(path), _) => path,
+                    (Host::Server, _, Some(file)) if self.current().is_none() => file.to_path_buf(),
+                    (Host::Server, _, _) => {
+                        return Err(ErrorReport::new(ErrorCode::Forbidden, "this server already plays a campaign"))
+                    }
+                    _ => {
+                        return Err(ErrorReport::new(
+                            ErrorCode::BadRequest,
+                            "create needs the path of the new campaign file",
+                        ))
+                    }
+                };
+                json(self.create(&path, &p.ruleset, &p.settings, &p.name)?)
+            }
+            Call::Open(p) => json(self.open(&p.path)?),
+            Call::Recent(_) => json(self.recent_files()),
+            Call::Campaign(_) => json(self.current().map(|(info, _)| info)),
+            Call::View(p) => json(self.view(&caller.acting_as(p.role.as_deref())?)?),
+            Call::Actions(p) => json(self.actions(&caller.acting_as(p.role.as_deref())?)?),
+            Call::Log(p) => json(self.log(&caller.acting_as(p.role.as_deref())?, p.from, p.limit)?),
+            Call::Act(p) => {
+                let role = caller.acting_as(p.role.as_deref())?;
+                let dice = match p.dice {
+                    None => None,
+                    Some(calls::Dice::Faces(f)) => Some(f),
+                    Some(calls::Dice::Typed(t)) if t.trim().is_empty() => None,
+                    Some(calls::Dice::Typed(t)) => Some(
+                        Forced::parse_list(&t)
+                            .map_err(|e| ErrorReport::new(ErrorCode::Dice, format!("dice rolled by hand: {e}")))?,
+                    ),
+                };
+                json(self.act(&role, &p.action, &p.params, dice)?)
+            }
+            Call::Manifest(_) => json(self.manifest()?),
+            Call::HouseRules(_) => json(self.house_rules()?),
+            Call::SaveHouseRule(p) => json(self.save_house_rule(&p.name, &p.text)?),
+            Call::RemoveHouseRule(p) => json(self.remove_house_rule(&p.name)?),
+        }
+    }
+
+    /// The ruleset's manifest (kinds, fields, pools, settings, with their labels).
+    pub fn manifest(&self) -> Result<Manifest, ErrorReport> {
+        self.with(|s| Ok((*s.campaign().rules().manifest).clone()))
+    }
+
+    /// The house rules and the ruleset scripts, for the editor (the GM's).
+    pub fn house_rules(&self) -> Result<HouseRulesState, ErrorReport> {
+        self.with(|s| {
+            let c = s.campaign();
+            let rules = c.rules().clone();
+            let files = c
+                .house_rules()
+                .map_err(|e| e.report())?
+                .files()
+                .into_iter()
+                .map(|(name, text)| HouseRuleText {
+                    functions: rules.house_functions().iter().filter(|f| f.file == name).cloned().collect(),
+                    name,
+                    text,
+                })
+                .collect();
+            let ruleset_files = rules
+                .source
+                .files
+                .iter()
+                .map(|(name, text)| HouseRuleText { name: name.clone(), text: text.clone(), functions: vec![] })
+                .collect();
+            Ok(HouseRulesState { files, ruleset_files })
+        })
+    }
+
+    /// Saves a house rule from the editor: checked, then swapped in (or refused with its place).
+    pub fn save_house_rule(&self, name: &str, text: &str) -> Result<Option<ReloadReport>, ErrorReport> {
+        self.with(|s| s.save_house_rule(name, text).map_err(reload_report))
+    }
+
+    pub fn remove_house_rule(&self, name: &str) -> Result<Option<ReloadReport>, ErrorReport> {
+        self.with(|s| s.remove_house_rule(name).map_err(reload_report))
+    }
+
+    /// Recently opened campaign files that still exist, newest first.
+    pub fn recent_files(&self) -> Vec<PathBuf> {
+        let Some(file) = self.recent.lock().unwrap_or_else(|p| p.into_inner()).clone() else { return vec![] };
+        let list: Vec<PathBuf> =
+            std::fs::read_to_string(&file).ok().and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default();
+        list.into_iter().filter(|p| p.is_file()).collect()
+    }
+
+    fn remember(&self, path: &Path) {
+        let Some(file) = self.recent.lock().unwrap_or_else(|p| p.into_inner()).clone() else { return };
+        let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        let mut list = self.recent_files();
+        list.retain(|p| p != &path);
+        list.insert(0, path);
+        list.truncate(10);
+        if let Some(dir) = file.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = std::fs::write(&file, serde_json::to_string_pretty(&list).expect("paths serialise"));
+    }
+}

@@ -1,0 +1,32 @@
+//! The Houserule app layer: everything around the pure engine (`houserule-core`) that touches
+//! files, threads, processes or the clock.
+//!
+//! - [`campaign`]: a campaign file in play — created, opened and checked ([`store`],
+//!   [`pinned`]), its actions checked, run in the sandbox and committed;
+//! - [`sandbox`] and [`rules`]: the sandbox worker process every script runs in, and the rules
+//!   in force as this process sees them;
+//! - [`session`], [`reload`] and [`watch`]: a campaign in play with hot reload;
+//! - [`verify`] and [`share`]: checking a file and writing clean copies of it;
+//! - [`catalog`] and [`folders`]: the rulesets there are, and reading rules from folders;
+//! - [`scenario`]: running a plugin's scenario tests;
+//! - [`calls`] and [`front`]: the calls the desktop app and the server share, declared once and
+//!   answered in one place.
+
+pub mod calls;
+pub mod campaign;
+pub mod catalog;
+pub mod folders;
+pub mod front;
+pub mod pinned;
+pub mod reload;
+pub mod rules;
+pub mod sandbox;
+pub mod scenario;
+pub mod session;
+pub mod share;
+pub mod store;
+pub mod verify;
+pub mod watch;
+
+pub use campaign::{Acted, Campaign, CampaignError, NewCampaign};
+pub use rules::{Rules, RulesError};

@@ -1,0 +1,175 @@
+//! Changing the rules of a running campaign: what changed, what the new rules need on the
+//! table, and the reload event that records it.
+//!
+//! [`Campaign::reload`](crate::campaign::Campaign::reload) compiles new sources in a new
+//! sandbox worker before anything changes, then commits one `reload` event naming the changed
+//! files and the digests now in force. A failed reload changes nothing: the last good rules keep
+//! running. Table state lives in the engine, never in scripts, so a reload loses nothing;
+//! settings and pools the new rules declare but the table lacks are added in the same event.
+
+use crate::rules::RulesError;
+use houserule_core::house::HouseRules;
+use houserule_core::manifest::{Manifest, ManifestError};
+use houserule_core::plugin::{
+    check_name, digest_files, file_digest, Layer, PluginError, PluginSource, Problem, HOUSE_SETTINGS,
+};
+use houserule_core::pool::PoolRef;
+use houserule_core::table::Change;
+use houserule_core::tx::{Tx, TxError};
+use houserule_core::view::RulesetInfo;
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// Why the rules were not changed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReloadError {
+    /// The new rules do not load; the old ones keep running.
+    #[error("{}", .0.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
+    Invalid(Vec<Problem>),
+    /// The sandbox failed while loading them (the message names the limit).
+    #[error("{0}")]
+    Sandbox(String),
+    #[error("{0}")]
+    Io(String),
+    #[error("the folder holds the ruleset '{found}', but this campaign plays '{expected}'")]
+    OtherRuleset { expected: String, found: String },
+    /// The campaign file could not be read or written.
+    #[error("{0}")]
+    Storage(String),
+}
+
+impl From<PluginError> for ReloadError {
+    fn from(e: PluginError) -> Self {
+        ReloadError::Invalid(e.0)
+    }
+}
+
+impl From<RulesError> for ReloadError {
+    fn from(e: RulesError) -> Self {
+        match e {
+            RulesError::Invalid(p) => ReloadError::Invalid(p.0),
+            RulesError::Sandbox(s) => ReloadError::Sandbox(s.to_string()),
+        }
+    }
+}
+
+/// What a reload changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ReloadReport {
+    /// The reload event.
+    pub seq: u64,
+    pub hash: String,
+    pub ruleset: RulesetInfo,
+    /// Files added, changed or removed, as `ruleset/rules.rhai` or `house/boss.rhai`.
+    pub changed: Vec<String>,
+    /// Digest of everything now in force (ruleset and house rules).
+    pub digest: String,
+    /// Settings whose value changed.
+    pub settings: IndexMap<String, Value>,
+}
+
+/// Files added, changed or removed between two versions of a layer.
+pub fn changed_files(layer: &str, old: &[(String, String)], new: &[(String, String)]) -> Vec<String> {
+    let old: BTreeMap<&str, &str> = old.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let new: BTreeMap<&str, &str> = new.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut out = Vec::new();
+    for (k, v) in &new {
+        match old.get(k) {
+            None => out.push(format!("{layer}/{k} (added)")),
+            Some(o) if o != v => out.push(format!("{layer}/{k}")),
+            _ => {}
+        }
+    }
+    for k in old.keys().filter(|k| !new.contains_key(*k)) {
+        out.push(format!("{layer}/{k} (removed)"));
+    }
+    out
+}
+
+/// Every file name of the new rules must be a plain file name of its layer.
+pub fn check_names(ruleset: &PluginSource, house: &[(String, String)]) -> Result<(), ReloadError> {
+    let names = ruleset.files.keys().map(|n| (Layer::Ruleset, n)).chain(house.iter().map(|(n, _)| (Layer::House, n)));
+    for (layer, name) in names {
+        check_name(layer, name).map_err(|e| ReloadError::Io(e.0))?;
+    }
+    Ok(())
+}
+
+/// The house rules' setting overrides, checked against the new manifest.
+pub fn overrides(manifest: &Manifest, house: &HouseRules) -> Result<IndexMap<String, Value>, ReloadError> {
+    let overrides = house.setting_overrides().map_err(|p| ReloadError::Invalid(vec![p]))?;
+    manifest.check_settings(&overrides).map_err(|m| {
+        ReloadError::Invalid(vec![Problem::Manifest(ManifestError {
+            file: HOUSE_SETTINGS.into(),
+            line: None,
+            column: None,
+            field: "settings".into(),
+            message: m.to_string(),
+        })])
+    })
+}
+
+/// Adds to `tx` what new rules need on the table: the settings in force (house overrides, else
+/// the campaign's own, else the defaults) and the pools they declare that the table lacks.
+/// Returns the settings whose value changed.
+pub fn bring_table_up(
+    tx: &mut Tx,
+    manifest: &Manifest,
+    base: &IndexMap<String, Value>,
+    overrides: &IndexMap<String, Value>,
+) -> Result<IndexMap<String, Value>, TxError> {
+    let mut changed = IndexMap::new();
+    for (key, spec) in &manifest.settings {
+        let want = overrides.get(key).or_else(|| base.get(key)).cloned().unwrap_or_else(|| spec.default.clone());
+        let want = spec.check(&want).unwrap_or_else(|_| spec.default.clone());
+        if tx.table.settings.get(key) != Some(&want) {
+            changed.insert(key.clone(), want.clone());
+            tx.change(Change::Setting { key: key.clone(), value: want })?;
+        }
+    }
+    for (name, spec) in &manifest.pools {
+        if !tx.table.pools.contains_key(name) {
+            let def = spec.build(&tx.table.settings);
+            tx.change(Change::DefinePool { pool: PoolRef { entity: None, name: name.clone() }, def })?;
+        }
+    }
+    let settings = tx.table.settings.clone();
+    let missing: Vec<(String, String, houserule_core::pool::Pool)> = tx
+        .table
+        .entities
+        .values()
+        .flat_map(|e| {
+            let settings = &settings;
+            manifest.kinds.get(&e.kind).into_iter().flat_map(move |k| {
+                k.pools
+                    .iter()
+                    .filter(|(p, _)| !e.pools.contains_key(*p))
+                    .map(move |(p, spec)| (e.id.clone(), p.clone(), spec.build(settings)))
+            })
+        })
+        .collect();
+    for (entity, name, def) in missing {
+        tx.change(Change::DefinePool { pool: PoolRef { entity: Some(entity), name }, def })?;
+    }
+    Ok(changed)
+}
+
+/// The public detail of a reload event.
+pub fn detail(
+    manifest: &Manifest,
+    ruleset: &PluginSource,
+    ruleset_files: &[(String, String)],
+    house: &[(String, String)],
+    changed: &[String],
+) -> Value {
+    let digest = digest_files(ruleset_files.iter().chain(house.iter()).map(|(k, v)| (k.as_str(), v.as_str())));
+    json!({
+        "ruleset": { "id": manifest.id, "name": manifest.name, "version": manifest.version, "digest": ruleset.digest() },
+        "house_rules": house.iter().map(|(name, text)| json!({ "file": name, "digest": file_digest(name, text) })).collect::<Vec<_>>(),
+        "changed": changed,
+        "digest": digest,
+    })
+}

@@ -1,0 +1,259 @@
+//! The rules in force, as the process that holds a campaign sees them: their sources, their
+//! manifest, what loading them found — and the sandbox worker that compiled them and runs them.
+//!
+//! [`Rules::load`] parses the manifest here (no script is involved) and has a fresh worker
+//! compile and check everything; nothing else about the scripts is known to this process.
+//! [`Rules::stage`] sends a transaction to the worker: the base table only when the worker does
+//! not hold it already (it keeps the table its last transaction produced, which is the one this
+//! process commits). A worker that failed is replaced on the next call, with the same rules.
+
+use crate::sandbox::protocol::{Base, Failure, Reply, Request};
+use crate::sandbox::{Probe, SandboxError, TableId, Worker};
+use houserule_core::action::{ActError, Call};
+use houserule_core::event::Item;
+use houserule_core::manifest::Manifest;
+use houserule_core::plugin::{manifest_of, HouseFunction, HouseRule, PluginError, PluginSource, RulesInfo};
+use houserule_core::table::Table;
+use houserule_core::tx::DiceSupply;
+use houserule_core::{ErrorCode, Limits, Role};
+use serde_json::{Map, Value};
+use std::sync::{Arc, Mutex};
+
+/// Why rules could not be loaded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RulesError {
+    /// The rules have problems, each with its place.
+    #[error("{0}")]
+    Invalid(#[from] PluginError),
+    /// The sandbox failed while loading them (a limit, most likely: the message says which).
+    #[error("{0}")]
+    Sandbox(#[from] SandboxError),
+}
+
+impl RulesError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            RulesError::Invalid(_) => ErrorCode::InvalidPlugin,
+            RulesError::Sandbox(_) => ErrorCode::Sandbox,
+        }
+    }
+}
+
+/// What a staged transaction produced in the worker.
+pub struct StagedReply {
+    pub items: Vec<Item>,
+    pub result: Value,
+    pub log: Vec<String>,
+}
+
+/// The worker, and which tables it holds.
+struct Slot {
+    worker: Option<Worker>,
+    current: Option<TableId>,
+    pending: Option<TableId>,
+}
+
+/// Loaded rules with their worker.
+pub struct Rules {
+    pub manifest: Arc<Manifest>,
+    pub source: PluginSource,
+    pub house: Vec<HouseRule>,
+    pub info: RulesInfo,
+    pub limits: Limits,
+    slot: Mutex<Slot>,
+}
+
+impl std::fmt::Debug for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rules").field("ruleset", &self.manifest.id).field("house", &self.house.len()).finish()
+    }
+}
+
+fn sandbox_act(e: SandboxError) -> ActError {
+    ActError::Sandbox(e.to_string())
+}
+
+/// A failure in the scripts, as an action's error.
+fn failed(f: Failure) -> ActError {
+    match f {
+        Failure::Script(s) => ActError::from_script(s),
+        Failure::Dice(d) => ActError::Dice(d),
+        Failure::Other(m) => ActError::Rejected(m),
+    }
+}
+
+fn unexpected(reply: &Reply) -> SandboxError {
+    let what = match reply {
+        Reply::Loaded(_) => "loaded",
+        Reply::Invalid(_) => "invalid",
+        Reply::Staged { .. } => "staged",
+        Reply::Failed(_) => "failed",
+        Reply::NeedTable => "need table",
+        Reply::Simulated { .. } => "simulated",
+        Reply::Probed(_) => "probed",
+    };
+    SandboxError::Stopped(format!("the sandbox worker answered out of turn ({what})"))
+}
+
+impl Rules {
+    /// Compiles and checks rules in a new sandbox worker.
+    pub fn load(source: &PluginSource, house: &[HouseRule], limits: &Limits) -> Result<Arc<Rules>, RulesError> {
+        let manifest = manifest_of(source)?;
+        let (worker, info) = Self::start(source, house, limits)?;
+        Ok(Arc::new(Rules {
+            manifest: Arc::new(manifest),
+            source: source.clone(),
+            house: house.to_vec(),
+            info,
+            limits: limits.clone(),
+            slot: Mutex::new(Slot { worker: Some(worker), current: None, pending: None }),
+        }))
+    }
+
+    fn start(source: &PluginSource, house: &[HouseRule], limits: &Limits) -> Result<(Worker, RulesInfo), RulesError> {
+        let mut worker = Worker::start(limits)?;
+        let request =
+            Request::Load { ruleset: source.clone(), house: house.to_vec(), limits: Box::new(limits.clone()) };
+        match worker.ask(&request)? {
+            Reply::Loaded(info) => Ok((worker, info)),
+            Reply::Invalid(e) => Err(RulesError::Invalid(e)),
+            other => Err(unexpected(&other).into()),
+        }
+    }
+
+    /// The functions the house rules define.
+    pub fn house_functions(&self) -> &[HouseFunction] {
+        &self.info.house_functions
+    }
+
+    /// Whether the merged rules define a function with this name and arity.
+    pub fn has_function(&self, name: &str, arity: usize) -> bool {
+        self.info.functions.contains(&(name.to_string(), arity))
+    }
+
+    /// The worker, started again (with these rules) if the last one failed.
+    fn worker<'a>(&self, slot: &'a mut Slot) -> Result<&'a mut Worker, SandboxError> {
+        if slot.worker.is_none() {
+            let (worker, _) = Self::start(&self.source, &self.house, &self.limits).map_err(|e| match e {
+                RulesError::Sandbox(s) => s,
+                RulesError::Invalid(p) => {
+                    SandboxError::Stopped(format!("the rules no longer load in a new sandbox worker: {p}"))
+                }
+            })?;
+            *slot = Slot { worker: Some(worker), current: None, pending: None };
+        }
+        Ok(slot.worker.as_mut().expect("started above"))
+    }
+
+    /// Runs `calls` in a transaction over `table` (the campaign's table `id`) in the worker:
+    /// an action with its validated parameters, or with `action` none the setup of a new
+    /// campaign. Nothing is committed here.
+    pub fn stage(
+        &self,
+        id: TableId,
+        table: &Table,
+        role: &Role,
+        action: Option<(&str, &Map<String, Value>)>,
+        calls: &[Call],
+        dice: &DiceSupply,
+    ) -> Result<StagedReply, ActError> {
+        let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
+        let mut given = !(slot.current == Some(id) || slot.pending == Some(id));
+        loop {
+            let base = if given { Base::Given(id, Box::new(table.clone())) } else { Base::Known(id) };
+            let request = Request::Stage {
+                base,
+                role: role.clone(),
+                action: action.map(|(a, p)| (a.to_string(), p.clone())),
+                calls: calls.to_vec(),
+                dice: dice.clone(),
+            };
+            let reply = self.worker(&mut slot).and_then(|w| w.ask(&request));
+            let reply = match reply {
+                Ok(r) => r,
+                Err(e) => {
+                    slot.worker = None;
+                    return Err(sandbox_act(e));
+                }
+            };
+            match reply {
+                Reply::NeedTable if !given => given = true,
+                Reply::Staged { items, result, log } => {
+                    slot.current = Some(id);
+                    slot.pending = Some(id.next());
+                    return Ok(StagedReply { items, result, log });
+                }
+                Reply::Failed(f) => {
+                    slot.current = Some(id);
+                    slot.pending = None;
+                    return Err(failed(f));
+                }
+                other => {
+                    slot.worker = None;
+                    return Err(sandbox_act(unexpected(&other)));
+                }
+            }
+        }
+    }
+
+    /// Runs an action `runs` times from `table` with dice from `seed` (run `i` at counter
+    /// `(first + i) · stride`), handing each batch of results to `each` as it comes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn simulate(
+        &self,
+        table: &Table,
+        role: &Role,
+        action: &str,
+        params: &Map<String, Value>,
+        calls: &[Call],
+        seed: [u8; 32],
+        runs: u64,
+        mut each: impl FnMut(Vec<Value>),
+    ) -> Result<(), ActError> {
+        let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
+        let request = Request::Simulate {
+            table: Box::new(table.clone()),
+            role: role.clone(),
+            action: action.to_string(),
+            params: params.clone(),
+            calls: calls.to_vec(),
+            seed,
+            first: 0,
+            runs,
+        };
+        let sent = self.worker(&mut slot).and_then(|w| w.send(&request));
+        if let Err(e) = sent {
+            slot.worker = None;
+            return Err(sandbox_act(e));
+        }
+        loop {
+            let reply = slot.worker.as_mut().expect("sent above").reply();
+            match reply {
+                Ok(Reply::Simulated { results, done }) => {
+                    each(results);
+                    if done {
+                        return Ok(());
+                    }
+                }
+                Ok(Reply::Failed(f)) => return Err(failed(f)),
+                Ok(other) => {
+                    slot.worker = None;
+                    return Err(sandbox_act(unexpected(&other)));
+                }
+                Err(e) => {
+                    slot.worker = None;
+                    return Err(sandbox_act(e));
+                }
+            }
+        }
+    }
+
+    /// What the operating system enforces on this worker, found by trying.
+    pub fn probe(&self) -> Result<Probe, SandboxError> {
+        let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
+        match self.worker(&mut slot)?.ask(&Request::Probe)? {
+            Reply::Probed(p) => Ok(p),
+            other => Err(unexpected(&other)),
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Sharing a campaign: one clean file, or a player's copy that still verifies.
+//!
+//! [`share`] writes a single self-contained SQLite file (no WAL side files) holding the rules
+//! and house rules the campaign is played with. A full copy is the campaign itself, seed
+//! included, for another GM. A copy for a player keeps every event and hash, but each item that
+//! player may not see is redacted to its digest: the chain verifies exactly as before, nothing
+//! secret is in the file (no dice seed, no snapshots of the table, no GM-only values), and the
+//! player's view at the time is stored so the copy can be read. When the GM later shares the
+//! full file, [`compare`] shows that every event of the copy is in it with the same hash — so
+//! the redacted items were what the full file holds.
+
+use crate::campaign::{Campaign, CampaignError};
+use crate::store::{Row, Store, StoreError};
+use crate::verify::{self, Check, VerifyReport};
+use houserule_core::event::Item;
+use houserule_core::view::{self, CampaignInfo, LogEntry, View};
+use houserule_core::Role;
+use rusqlite::params;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// What `share` wrote.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ShareReport {
+    pub path: PathBuf,
+    /// The player the copy is for; none for a full copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub for_role: Option<Role>,
+    pub events: u64,
+    pub head: String,
+    /// Items left out of a player's copy (their digests remain).
+    pub redacted_items: u64,
+}
+
+/// Why a copy could not be written.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ShareError {
+    #[error("{0}")]
+    Campaign(#[from] CampaignError),
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("{0} already exists; choose another name")]
+    Exists(String),
+    #[error("a copy can be made for a player (player:NAME), or in full")]
+    NotAPlayer,
+}
+
+fn sqlite(e: rusqlite::Error) -> ShareError {
+    ShareError::Store(StoreError::Sqlite(e.to_string()))
+}
+
+/// Leaves the file as one clean database: rollback journal, no WAL side files.
+fn settle(path: &Path) -> Result<(), ShareError> {
+    let conn = rusqlite::Connection::open(path).map_err(sqlite)?;
+    conn.pragma_update(None, "journal_mode", "DELETE").map_err(sqlite)?;
+    conn.execute_batch("VACUUM").map_err(sqlite)?;
+    Ok(())
+}
+
+/// Writes a copy of the campaign at `from` to `out`, in full or for one player.
+pub fn share(from: &Path, out: &Path, for_role: Option<&Role>) -> Result<ShareReport, ShareError> {
+    if out.exists() {
+        return Err(ShareError::Exists(out.display().to_string()));
+    }
+    let campaign = Campaign::open(from)?;
+    let info = campaign.info();
+    match for_role {
+        None => {
+            let target = out.display().to_string();
+            campaign.store().connection().execute("VACUUM INTO ?1", params![target]).map_err(sqlite)?;
+            drop(campaign);
+            settle(out)?;
+            Ok(ShareReport {
+                path: out.to_path_buf(),
+                for_role: None,
+                events: info.events,
+                head: info.head,
+                redacted_items: 0,
+            })
+        }
+        Some(role @ Role::Player(_)) => {
+            let result = player_copy(&campaign, out, role);
+            if result.is_err() {
+                let _ = std::fs::remove_file(out);
+                for suffix in ["-wal", "-shm"] {
+                    let _ = std::fs::remove_file(format!("{}{suffix}", out.display()));
+                }
+            }
+            result
+        }
+        Some(_) => Err(ShareError::NotAPlayer),
+    }
+}
+
+fn player_copy(campaign: &Campaign, out: &Path, role: &Role) -> Result<ShareReport, ShareError> {
+    let info = campaign.info();
+    let view = campaign.view(role);
+    let mut copy = Store::create(out)?;
+    let src = campaign.store().connection();
+    let dst = copy.connection();
+    {
+        let mut rows = src.prepare("SELECT key, value FROM meta").map_err(sqlite)?;
+        let meta: Vec<(String, String)> = rows
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(sqlite)?
+            .collect::<Result<_, _>>()
+            .map_err(sqlite)?;
+        for (k, v) in meta {
+            dst.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![k, v]).map_err(sqlite)?;
+        }
+        dst.execute_batch("BEGIN").map_err(sqlite)?;
+        let mut blobs = src.prepare("SELECT hash, content FROM blobs").map_err(sqlite)?;
+        for b in blobs.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))).map_err(sqlite)? {
+            let (h, c) = b.map_err(sqlite)?;
+            dst.execute("INSERT OR IGNORE INTO blobs (hash, content) VALUES (?1, ?2)", params![h, c])
+                .map_err(sqlite)?;
+        }
+        let mut sources = src.prepare("SELECT layer, path, hash FROM sources").map_err(sqlite)?;
+        for s in sources
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))
+            .map_err(sqlite)?
+        {
+            let (l, p, h) = s.map_err(sqlite)?;
+            dst.execute("INSERT INTO sources (layer, path, hash) VALUES (?1, ?2, ?3)", params![l, p, h])
+                .map_err(sqlite)?;
+        }
+        dst.execute_batch("COMMIT").map_err(sqlite)?;
+    }
+    for (k, v) in [
+        ("copy_for", role.to_string()),
+        ("copy_of", info.id.clone()),
+        ("copy_head", format!("{}:{}", info.events, info.head)),
+        ("copy_view", serde_json::to_string(&view).expect("views serialise")),
+    ] {
+        copy.set_meta(k, &v)?;
+    }
+    let mut redacted = 0u64;
+    let mut rows: Vec<Row> = Vec::new();
+    campaign.store().each_event(1, |row| {
+        rows.push(row);
+        Ok(())
+    })?;
+    for row in rows {
+        let items = row.parse_items()?;
+        let kept: Vec<Item> = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                if role.sees(item.visibility, item.owner.as_deref()) {
+                    Ok(item.clone())
+                } else {
+                    redacted += 1;
+                    item.redacted(i)
+                }
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|e| StoreError::Corrupt(format!("event {}: {e}", row.seq)))?;
+        let items_json = serde_json::to_string(&kept).expect("items serialise");
+        copy.append(&Row { items: items_json, ..row }, None, &[])?;
+    }
+    drop(copy);
+    settle(out)?;
+    let report = ShareReport {
+        path: out.to_path_buf(),
+        for_role: Some(role.clone()),
+        events: info.events,
+        head: info.head,
+        redacted_items: redacted,
+    };
+    // The copy must verify on its own before anyone receives it.
+    let check = SharedCopy::open(out)?;
+    let v = check.verify();
+    if !v.ok {
+        return Err(
+            StoreError::Corrupt(format!("the copy does not verify: {:?}", v.checks.iter().find(|c| !c.ok))).into()
+        );
+    }
+    Ok(report)
+}
+
+/// A player's copy, opened for reading: the stored view, the redacted log, verification.
+pub struct SharedCopy {
+    store: Store,
+    pub for_role: Role,
+    view: View,
+}
+
+impl SharedCopy {
+    /// Whether the file at `path` is a player's copy.
+    pub fn is_copy(store: &Store) -> bool {
+        store.meta("copy_for").ok().flatten().is_some()
+    }
+
+    pub fn open(path: &Path) -> Result<SharedCopy, ShareError> {
+        let store = Store::open(path)?;
+        let for_role = store.meta("copy_for")?.and_then(|r| Role::parse(&r).ok()).ok_or_else(|| {
+            StoreError::NotACampaign { path: path.display().to_string(), reason: "it is not a player's copy".into() }
+        })?;
+        let view: View = store
+            .meta("copy_view")?
+            .and_then(|v| serde_json::from_str(&v).ok())
+            .ok_or_else(|| StoreError::Corrupt("the copy has no view".into()))?;
+        Ok(SharedCopy { store, for_role, view })
+    }
+
+    pub fn view(&self) -> &View {
+        &self.view
+    }
+
+    pub fn info(&self) -> &CampaignInfo {
+        &self.view.campaign
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The log as stored (already redacted for this player).
+    pub fn log(&self, from: u64) -> Result<Vec<LogEntry>, ShareError> {
+        let mut out = Vec::new();
+        self.store.each_event(from.max(1), |row| {
+            let header = row.parse_header()?;
+            let items = row.parse_items()?;
+            out.push(view::log_entry(&header, &items, &hex::encode(&row.hash), &self.for_role));
+            Ok(())
+        })?;
+        Ok(out)
+    }
+
+    pub fn verify(&self) -> VerifyReport {
+        verify::verify(&self.store, &Default::default())
+    }
+}
+
+/// Checks a player's copy against the full campaign file: the full file must verify, and every
+/// event of the copy must be in it with the same hash (which makes each redacted item exactly
+/// the item the full file holds).
+pub fn compare(copy: &Store, full: &Store) -> Check {
+    let report = verify::verify(full, &verify::own_seeds(full));
+    if !report.ok {
+        return Check {
+            name: "against".into(),
+            ok: false,
+            detail: "the full file does not verify".into(),
+            event: report.checks.iter().find(|c| !c.ok).and_then(|c| c.event),
+        };
+    }
+    let mut mismatch = None;
+    let mut n = 0u64;
+    let walked = copy.each_header(|seq, hash, _, _| {
+        n += 1;
+        match full.event(seq) {
+            Ok(Some(row)) if row.hash == hash => {}
+            _ => {
+                mismatch.get_or_insert(seq);
+            }
+        }
+        Ok(())
+    });
+    match (walked, mismatch) {
+        (Err(e), _) => Check { name: "against".into(), ok: false, detail: e.to_string(), event: None },
+        (Ok(()), Some(seq)) => Check { name: "against".into(), ok: false, detail: format!("event {seq} of the copy is not in the full file as it is"), event: Some(seq) },
+        (Ok(()), None) => Check {
+            name: "against".into(),
+            ok: true,
+            detail: format!("all {n} events of the copy are in the full file with the same hashes, so every redacted item is what the full file holds"),
+            event: None,
+        },
+    }
+}

@@ -1,0 +1,408 @@
+//! The campaign file: one SQLite database.
+//!
+//! Tables: `meta` (schema version, campaign id, ruleset …), `blobs` (script sources by
+//! SHA-256, so every version a campaign was played with stays in the file), `sources` (which
+//! blob is in force for each ruleset and house-rule file), `events` (the hash-chained log),
+//! `snapshots` (the table every [`SNAPSHOT_EVERY`] events) and `secrets` (the dice seed;
+//! never copied into a player's copy).
+//!
+//! The file uses WAL with `synchronous=FULL`; each append is one transaction, so a crash
+//! loses at most the action in flight. Opening refuses a file that is not a campaign, fails
+//! SQLite's own check, or has a newer schema than this build reads. An older file opens as it
+//! is; the campaign brings it up to date (see `Campaign::open`), writing the new version in the
+//! same transaction as the event that records the change.
+//!
+//! Schema versions: 1, the first; 2, every event that puts rules in force records each file's
+//! digest in the table (the `rules` change), and a file from version 1 gains a `migrated` event.
+
+use houserule_core::event::{Hash, Header, Item};
+use houserule_core::table::Table;
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use std::path::{Path, PathBuf};
+
+/// The schema this build writes.
+pub const SCHEMA_VERSION: i64 = 2;
+/// The oldest schema this build opens.
+pub const OLDEST_SCHEMA: i64 = 1;
+/// A snapshot of the table is written every this many events.
+pub const SNAPSHOT_EVERY: u64 = 1000;
+
+const SCHEMA_V1: &str = "
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE blobs (hash TEXT PRIMARY KEY, content TEXT NOT NULL);
+CREATE TABLE sources (layer TEXT NOT NULL, path TEXT NOT NULL, hash TEXT NOT NULL REFERENCES blobs(hash), PRIMARY KEY (layer, path));
+CREATE TABLE events (seq INTEGER PRIMARY KEY, hash BLOB NOT NULL, header TEXT NOT NULL, items TEXT NOT NULL, commitments BLOB NOT NULL);
+CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state TEXT NOT NULL);
+CREATE TABLE secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+";
+
+/// Why the file could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path}: {message}")]
+    Open { path: String, message: String },
+    #[error("{0} already exists; choose another name or remove it first")]
+    Exists(String),
+    #[error("{path}: not a Houserule campaign file ({reason})")]
+    NotACampaign { path: String, reason: String },
+    #[error("{path}: integrity check failed: {detail}")]
+    Integrity { path: String, detail: String },
+    #[error("{path}: schema check failed: made by a newer Houserule (campaign schema {found}; this build reads up to {supported}); update Houserule to open it")]
+    Newer { path: String, found: i64, supported: i64 },
+    #[error("storage: {0}")]
+    Sqlite(String),
+    #[error("{0}")]
+    Corrupt(String),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sqlite(e.to_string())
+    }
+}
+
+/// A stored event row.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub seq: u64,
+    pub hash: Vec<u8>,
+    pub header: String,
+    pub items: String,
+    pub commitments: Vec<u8>,
+}
+
+impl Row {
+    pub fn parse_header(&self) -> Result<Header, StoreError> {
+        serde_json::from_str(&self.header)
+            .map_err(|e| StoreError::Corrupt(format!("event {}: the header does not parse: {e}", self.seq)))
+    }
+    pub fn parse_items(&self) -> Result<Vec<Item>, StoreError> {
+        serde_json::from_str(&self.items)
+            .map_err(|e| StoreError::Corrupt(format!("event {}: the items do not parse: {e}", self.seq)))
+    }
+}
+
+/// An open campaign file.
+pub struct Store {
+    conn: Connection,
+    path: Option<PathBuf>,
+    /// The schema version the file is at.
+    version: i64,
+}
+
+impl Store {
+    fn configure(conn: &Connection) -> Result<(), StoreError> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(())
+    }
+
+    /// Creates a new campaign file; refuses to overwrite one.
+    pub fn create(path: &Path) -> Result<Store, StoreError> {
+        if path.exists() {
+            return Err(StoreError::Exists(path.display().to_string()));
+        }
+        let conn = Connection::open(path)
+            .map_err(|e| StoreError::Open { path: path.display().to_string(), message: e.to_string() })?;
+        Self::configure(&conn)?;
+        Self::init(conn, Some(path.to_path_buf()))
+    }
+
+    /// An in-memory campaign (scenario tests, benchmarks).
+    pub fn in_memory() -> Result<Store, StoreError> {
+        let conn = Connection::open_in_memory()?;
+        Self::init(conn, None)
+    }
+
+    fn init(mut conn: Connection, path: Option<PathBuf>) -> Result<Store, StoreError> {
+        let tx = conn.transaction()?;
+        tx.execute_batch(SCHEMA_V1)?;
+        tx.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
+        tx.execute("INSERT INTO meta (key, value) VALUES ('format', 'houserule-campaign')", [])?;
+        tx.commit()?;
+        Ok(Store { conn, path, version: SCHEMA_VERSION })
+    }
+
+    /// Opens an existing campaign file, checking it is one, that SQLite finds it sound, and
+    /// that its schema is one this build reads (migrating an older one).
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let shown = path.display().to_string();
+        if !path.is_file() {
+            return Err(StoreError::Open { path: shown, message: "no such file".into() });
+        }
+        let conn =
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
+                .map_err(|e| StoreError::Open { path: shown.clone(), message: e.to_string() })?;
+        // SQLite's own integrity check runs before anything else reads the file; a file that
+        // is not a database, or is damaged or cut short, fails here.
+        let check: Result<Vec<String>, rusqlite::Error> = conn
+            .prepare("PRAGMA integrity_check")
+            .and_then(|mut s| s.query_map([], |r| r.get::<_, String>(0))?.collect());
+        match check {
+            Ok(lines) if lines.len() == 1 && lines[0] == "ok" => {}
+            Ok(lines) => {
+                return Err(StoreError::Integrity {
+                    path: shown,
+                    detail: lines.into_iter().take(5).collect::<Vec<_>>().join("; "),
+                })
+            }
+            Err(e) if e.to_string().contains("not a database") => {
+                return Err(StoreError::NotACampaign { path: shown, reason: "it is not an SQLite database".into() })
+            }
+            Err(e) => {
+                return Err(StoreError::Integrity {
+                    path: shown,
+                    detail: format!("the file is damaged or cut short ({e})"),
+                })
+            }
+        }
+        Self::configure(&conn).map_err(|e| StoreError::NotACampaign { path: shown.clone(), reason: e.to_string() })?;
+        let format: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| r.get(0))
+            .optional()
+            .map_err(|e| StoreError::NotACampaign { path: shown.clone(), reason: e.to_string() })?;
+        if format.as_deref() != Some("houserule-campaign") {
+            return Err(StoreError::NotACampaign { path: shown, reason: "it has no Houserule format marker".into() });
+        }
+        let mut store = Store { conn, path: Some(path.to_path_buf()), version: 0 };
+        let version: i64 = store.meta("schema_version")?.and_then(|v| v.parse().ok()).ok_or_else(|| {
+            StoreError::NotACampaign { path: shown.clone(), reason: "it has no schema version".into() }
+        })?;
+        if version > SCHEMA_VERSION {
+            return Err(StoreError::Newer { path: shown, found: version, supported: SCHEMA_VERSION });
+        }
+        if version < OLDEST_SCHEMA {
+            return Err(StoreError::NotACampaign {
+                path: shown,
+                reason: format!("schema version {version} is not valid"),
+            });
+        }
+        store.version = version;
+        Ok(store)
+    }
+
+    /// The schema version of the file.
+    pub fn version(&self) -> i64 {
+        self.version
+    }
+
+    /// Records that the file was brought up to `version` (the caller wrote it to `meta` in the
+    /// same transaction as the change).
+    pub fn set_version(&mut self, version: i64) {
+        self.version = version;
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The full SQLite integrity check (slower than the quick check done on open).
+    pub fn integrity_check(&self) -> Result<Vec<String>, StoreError> {
+        let mut s = self.conn.prepare("PRAGMA integrity_check")?;
+        let lines = s.query_map([], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(if lines.len() == 1 && lines[0] == "ok" { vec![] } else { lines })
+    }
+
+    // ---- meta, secrets and sources ----------------------------------------------------------
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    pub fn secret(&self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.conn.query_row("SELECT value FROM secrets WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    pub fn set_secret(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO secrets (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            params![key, value],
+        )?;
+        Ok(())
+    }
+
+    /// The files of one source layer (`ruleset` or `house`), path → content.
+    pub fn sources(&self, layer: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut s = self.conn.prepare("SELECT s.path, b.content FROM sources s JOIN blobs b ON b.hash = s.hash WHERE s.layer = ?1 ORDER BY s.path")?;
+        let rows = s.query_map([layer], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// A source by its content hash (any version the campaign was played with).
+    pub fn blob(&self, hash: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.conn.query_row("SELECT content FROM blobs WHERE hash = ?1", [hash], |r| r.get(0)).optional()?)
+    }
+
+    /// The text of every source version the file keeps.
+    pub fn blob_texts(&self) -> Result<Vec<String>, StoreError> {
+        let mut s = self.conn.prepare("SELECT content FROM blobs ORDER BY hash")?;
+        let rows = s.query_map([], |r| r.get(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    // ---- events ---------------------------------------------------------------------------
+
+    /// Appends an event (and optionally a snapshot, and layer sources to put in force) in one
+    /// transaction.
+    pub fn append(
+        &mut self,
+        row: &Row,
+        snapshot: Option<&str>,
+        sources: &[(&str, &[(String, String)])],
+    ) -> Result<(), StoreError> {
+        self.append_with(row, snapshot, sources, &[], &[])
+    }
+
+    /// As [`Store::append`], also setting meta and secret values in the same transaction.
+    pub fn append_with(
+        &mut self,
+        row: &Row,
+        snapshot: Option<&str>,
+        sources: &[(&str, &[(String, String)])],
+        meta: &[(&str, &str)],
+        secrets: &[(&str, &str)],
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        for (k, v) in meta {
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                params![k, v],
+            )?;
+        }
+        for (k, v) in secrets {
+            tx.execute("INSERT INTO secrets (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value", params![k, v])?;
+        }
+        for (layer, files) in sources {
+            tx.execute("DELETE FROM sources WHERE layer = ?1", [layer])?;
+            for (path, content) in files.iter() {
+                let hash = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(content.as_bytes()));
+                tx.execute("INSERT OR IGNORE INTO blobs (hash, content) VALUES (?1, ?2)", params![hash, content])?;
+                tx.execute("INSERT INTO sources (layer, path, hash) VALUES (?1, ?2, ?3)", params![layer, path, hash])?;
+            }
+        }
+        tx.execute(
+            "INSERT INTO events (seq, hash, header, items, commitments) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![row.seq as i64, row.hash, row.header, row.items, row.commitments],
+        )?;
+        if let Some(state) = snapshot {
+            tx.execute(
+                "INSERT OR REPLACE INTO snapshots (seq, state) VALUES (?1, ?2)",
+                params![row.seq as i64, state],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The last event's sequence number and hash.
+    pub fn head(&self) -> Result<Option<(u64, Hash)>, StoreError> {
+        let row: Option<(i64, Vec<u8>)> = self
+            .conn
+            .query_row("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1", [], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        match row {
+            None => Ok(None),
+            Some((seq, h)) => Ok(Some((
+                seq as u64,
+                h.try_into()
+                    .map_err(|_| StoreError::Corrupt(format!("event {seq}: the stored hash is not 32 bytes")))?,
+            ))),
+        }
+    }
+
+    pub fn event_count(&self) -> Result<u64, StoreError> {
+        Ok(self.conn.query_row("SELECT COUNT(*) FROM events", [], |r| r.get::<_, i64>(0))? as u64)
+    }
+
+    /// Calls `f` with each event row from `from_seq` (inclusive), in order.
+    pub fn each_event(
+        &self,
+        from_seq: u64,
+        mut f: impl FnMut(Row) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut s = self
+            .conn
+            .prepare("SELECT seq, hash, header, items, commitments FROM events WHERE seq >= ?1 ORDER BY seq")?;
+        let mut rows = s.query([from_seq as i64])?;
+        while let Some(r) = rows.next()? {
+            f(Row {
+                seq: r.get::<_, i64>(0)? as u64,
+                hash: r.get(1)?,
+                header: r.get(2)?,
+                items: r.get(3)?,
+                commitments: r.get(4)?,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with (seq, hash, header, commitments) of each event, without reading items.
+    pub fn each_header(
+        &self,
+        mut f: impl FnMut(u64, Vec<u8>, String, Vec<u8>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut s = self.conn.prepare("SELECT seq, hash, header, commitments FROM events ORDER BY seq")?;
+        let mut rows = s.query([])?;
+        while let Some(r) = rows.next()? {
+            f(r.get::<_, i64>(0)? as u64, r.get(1)?, r.get(2)?, r.get(3)?)?;
+        }
+        Ok(())
+    }
+
+    /// One event row.
+    pub fn event(&self, seq: u64) -> Result<Option<Row>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT seq, hash, header, items, commitments FROM events WHERE seq = ?1", [seq as i64], |r| {
+                Ok(Row {
+                    seq: r.get::<_, i64>(0)? as u64,
+                    hash: r.get(1)?,
+                    header: r.get(2)?,
+                    items: r.get(3)?,
+                    commitments: r.get(4)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// The latest snapshot at or before `seq`, as stored (JSON text).
+    pub fn snapshot_before(&self, seq: u64) -> Result<Option<(u64, String)>, StoreError> {
+        let row: Option<(i64, String)> = self
+            .conn
+            .query_row(
+                "SELECT seq, state FROM snapshots WHERE seq <= ?1 ORDER BY seq DESC LIMIT 1",
+                [seq as i64],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(row.map(|(s, t)| (s as u64, t)))
+    }
+
+    /// Parses a stored snapshot.
+    pub fn parse_snapshot(seq: u64, text: &str) -> Result<Table, StoreError> {
+        serde_json::from_str(text)
+            .map_err(|e| StoreError::Corrupt(format!("the snapshot at event {seq} does not parse: {e}")))
+    }
+
+    /// Sequence numbers of all snapshots.
+    pub fn snapshot_seqs(&self) -> Result<Vec<u64>, StoreError> {
+        let mut s = self.conn.prepare("SELECT seq FROM snapshots ORDER BY seq")?;
+        let rows = s.query_map([], |r| r.get::<_, i64>(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows.into_iter().map(|s| s as u64).collect())
+    }
+
+    /// Direct access for tests that tamper with a file, and for sharing.
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+}

@@ -1,0 +1,10 @@
+//! Engine integration tests: one binary, one module per concern.
+
+mod fuzz_regressions;
+mod hooks;
+mod hostile;
+mod hot_reload;
+mod sandboxed;
+mod support;
+mod tampering;
+mod transactions;

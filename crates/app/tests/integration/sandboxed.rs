@@ -1,0 +1,77 @@
+//! What the sandbox lets rules do — import their own files, print to the action's log, fail with
+//! their place — and what the operating system stops a worker from doing.
+
+use crate::support::{campaign, init, params, plugin};
+use houserule_app::Rules;
+use houserule_core::{ActError, Limits, Role};
+use serde_json::json;
+
+#[test]
+fn imports_of_the_plugins_own_files_work() {
+    let mut source =
+        plugin("[actions.helped]\nwho = [\"gm\"]\n", "import \"helpers\" as h;\nfn helped(t, p) { h::double(21) }");
+    source.files.insert("helpers.rhai".into(), "fn double(x) { x * 2 }".into());
+    let mut c = campaign(&source);
+    assert_eq!(c.act(&Role::Gm, "helped", &params(json!({})), None).unwrap().result, json!(42));
+    assert_eq!(
+        c.act(&Role::Gm, "helped", &params(json!({})), None).unwrap().result,
+        json!(42),
+        "again, from the module kept"
+    );
+}
+
+#[test]
+fn print_goes_to_the_action_log_not_stdout() {
+    let source = plugin(
+        "[actions.chatty]\nwho = [\"gm\"]\n",
+        "fn chatty(t, p) { print(\"hello from the rules\"); debug(1 + 1); }",
+    );
+    let mut c = campaign(&source);
+    let out = c.act(&Role::Gm, "chatty", &params(json!({})), None).unwrap();
+    assert_eq!(out.script_log[0], "hello from the rules");
+    assert!(out.script_log[1].contains('2'));
+}
+
+#[test]
+fn errors_point_into_the_script() {
+    let source =
+        plugin("[actions.typo]\nwho = [\"gm\"]\n", "fn helper(x) {\n  x + \"a\" * 2\n}\nfn typo(t, p) { helper(1) }");
+    let mut c = campaign(&source);
+    let ActError::Script(s) = c.act(&Role::Gm, "typo", &params(json!({})), None).unwrap_err() else {
+        panic!("expected a script error")
+    };
+    let line = source.files["rules.rhai"].lines().nth(s.line - 1).unwrap();
+    assert!(line.contains("x + \"a\" * 2"), "the error points at the faulty line inside helper, got {s} -> {line:?}");
+    assert!(s.column > 0);
+    assert_eq!(s.trace, vec!["typo", "helper"]);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_worker_cannot_open_files_connect_or_start_processes() {
+    init();
+    let rules = Rules::load(&plugin("", ""), &[], &Limits::default()).unwrap();
+    let probe = rules.probe().unwrap();
+    assert!(probe.wall.syscall_filter, "the system-call filter is in place: {:?}", probe.wall);
+    assert_eq!(probe.wall.memory_bytes, Some(Limits::default().memory_bytes));
+    for (attempt, outcome) in &probe.attempts {
+        assert!(outcome.starts_with("refused"), "the worker could {attempt}: {outcome}");
+    }
+    assert!(probe.attempts.len() >= 6);
+}
+
+#[test]
+fn a_worker_outlives_the_thread_that_started_it() {
+    // Servers start workers from pooled threads that come and go; the worker must stay.
+    let source = plugin("", "");
+    let mut c = std::thread::spawn(move || {
+        let mut c = campaign(&source);
+        c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf"})), None).unwrap();
+        c
+    })
+    .join()
+    .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 2})), None).unwrap();
+    assert_eq!(out.result, json!(2), "the same worker still answers");
+}

@@ -1,0 +1,89 @@
+//! Small plugins written inline, and campaigns over them.
+
+use houserule_app::{Campaign, NewCampaign};
+use houserule_core::PluginSource;
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+pub const MANIFEST: &str = r#"
+id = "probe"
+name = "Probe"
+version = "0.1.0"
+api = 1
+entry = "rules.rhai"
+
+[kinds.character]
+pools.hero = { cap = 1, initial = 1 }
+
+[pools.momentum]
+cap = 6
+
+[actions.make]
+who = ["gm"]
+params.name = { type = "text" }
+params.owner = { type = "text", optional = true }
+
+[actions.gain]
+who = ["gm", "owner"]
+owner_param = "character"
+params.character = { type = "entity", kind = "character" }
+params.n = { type = "int", min = 0 }
+"#;
+
+pub const RULES: &str = r#"
+fn make(t, p) {
+    t.create("character", p.name, #{ owner: p.owner });
+}
+fn gain(t, p) {
+    t.add("momentum", p.n);
+    t.say(`${t.name(p.character)} gains ${p.n} Momentum`);
+    t.pool("momentum")
+}
+"#;
+
+/// Runs sandbox workers from this crate's `houserule-sandbox` (the test binary itself is a test
+/// harness, not a program that can become a worker).
+/// It also caps this test process's own memory, so a regression that ran a memory bomb here
+/// instead of in a worker fails the test rather than exhausting the machine.
+pub fn init() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        houserule_app::sandbox::use_program(std::path::PathBuf::from(env!("CARGO_BIN_EXE_houserule-sandbox")));
+        #[cfg(unix)]
+        {
+            let cap: libc::rlim_t = 3 * 1024 * 1024 * 1024;
+            let limit = libc::rlimit { rlim_cur: cap, rlim_max: cap };
+            // SAFETY: setrlimit reads the struct we pass.
+            unsafe { libc::setrlimit(libc::RLIMIT_DATA, &limit) };
+        }
+    });
+}
+
+/// A plugin from the probe manifest plus extra actions and script text.
+pub fn plugin(extra_manifest: &str, extra_rules: &str) -> PluginSource {
+    let mut files = BTreeMap::new();
+    files.insert("plugin.toml".to_string(), format!("{MANIFEST}\n{extra_manifest}"));
+    files.insert("rules.rhai".to_string(), format!("{RULES}\n{extra_rules}"));
+    PluginSource { files }
+}
+
+pub fn campaign(source: &PluginSource) -> Campaign {
+    init();
+    Campaign::create(
+        None,
+        NewCampaign {
+            name: "test".into(),
+            ruleset: source,
+            settings: IndexMap::new(),
+            seed: Some(1),
+            limits: Default::default(),
+            house_rules: vec![],
+        },
+    )
+    .expect("the test campaign is created")
+}
+
+pub fn params(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}

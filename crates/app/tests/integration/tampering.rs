@@ -1,0 +1,159 @@
+//! A campaign file that was edited outside Houserule is caught: by `verify`, check by check,
+//! and when it is opened.
+
+use crate::support::{params, plugin};
+use houserule_app::store::Store;
+use houserule_app::verify::{own_seeds, verify};
+use houserule_app::{Campaign, NewCampaign};
+use houserule_core::Role;
+use indexmap::IndexMap;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+fn played(dir: &Path) -> PathBuf {
+    let path = dir.join("t.houserule");
+    let source = plugin("[actions.strike]\nwho = [\"gm\"]\n", "fn strike(t, p) { t.roll(\"3d6\").total }");
+    let mut c = Campaign::create(
+        Some(&path),
+        NewCampaign {
+            name: "t".into(),
+            ruleset: &source,
+            settings: IndexMap::new(),
+            seed: Some(11),
+            limits: Default::default(),
+            house_rules: vec![],
+        },
+    )
+    .unwrap();
+    c.act(&Role::Gm, "make", &params(json!({"name": "Frody"})), None).unwrap();
+    for _ in 0..4 {
+        c.act(&Role::Gm, "strike", &params(json!({})), None).unwrap();
+    }
+    path
+}
+
+fn failed_check(path: &Path) -> (String, Option<u64>) {
+    let store = Store::open(path).unwrap();
+    let report = verify(&store, &own_seeds(&store));
+    assert!(!report.ok, "the edit must be found");
+    let c = report.checks.iter().find(|c| !c.ok).unwrap();
+    (c.name.clone(), c.event)
+}
+
+fn sql(path: &Path, statement: &str) {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    conn.execute_batch(statement).unwrap();
+}
+
+#[test]
+fn an_untouched_file_verifies() {
+    crate::support::init();
+    let dir = tempfile::tempdir().unwrap();
+    let path = played(dir.path());
+    let store = Store::open(&path).unwrap();
+    let report = verify(&store, &own_seeds(&store));
+    assert!(report.ok, "{report:?}");
+    assert_eq!(report.rolls_recomputed, 4);
+}
+
+#[test]
+fn edited_deleted_and_reordered_events_are_found() {
+    crate::support::init();
+    let dir = tempfile::tempdir().unwrap();
+    let path = played(dir.path());
+
+    sql(&path, "UPDATE events SET header = replace(header, '\"gm\"', '\"player:mallory\"') WHERE seq = 3");
+    assert_eq!(failed_check(&path), ("chain".into(), Some(3)), "an edited header");
+    assert!(Campaign::open(&path).is_err(), "and the file is refused when opened");
+
+    let path = played(&dir.path().join("b").tap_mkdir());
+    sql(&path, "DELETE FROM events WHERE seq = 4");
+    assert_eq!(failed_check(&path), ("chain".into(), Some(4)), "a deleted event");
+
+    let path = played(&dir.path().join("c").tap_mkdir());
+    sql(&path, "UPDATE events SET seq = 100 WHERE seq = 3; UPDATE events SET seq = 3 WHERE seq = 4; UPDATE events SET seq = 4 WHERE seq = 100;");
+    let (check, at) = failed_check(&path);
+    assert_eq!((check.as_str(), at), ("chain", Some(3)), "swapped events");
+
+    let path = played(&dir.path().join("d").tap_mkdir());
+    sql(&path, "UPDATE events SET items = replace(items, '\"face\":', '\"face\":1') WHERE seq = 5");
+    assert_eq!(failed_check(&path), ("chain".into(), Some(5)), "an edited roll");
+    let err = Campaign::open(&path).err().expect("an edited item is refused on open");
+    assert!(err.to_string().contains("event 5 was edited"), "{err}");
+}
+
+#[test]
+fn a_rewritten_chain_with_a_changed_roll_fails_the_dice_check() {
+    crate::support::init();
+    // Someone edits a roll and recomputes every hash after it: the chain checks, the dice don't.
+    let dir = tempfile::tempdir().unwrap();
+    let path = played(dir.path());
+    let store = Store::open(&path).unwrap();
+    let mut rows = Vec::new();
+    store
+        .each_event(1, |r| {
+            rows.push(r);
+            Ok(())
+        })
+        .unwrap();
+    drop(store);
+    let mut prev = houserule_core::event::GENESIS;
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    for row in rows {
+        let mut items = row.parse_items().unwrap();
+        if row.seq == 4 {
+            for item in items.iter_mut() {
+                if let Some(houserule_core::event::Body::Roll { roll }) = &mut item.body {
+                    for d in roll.terms[0].dice.iter_mut() {
+                        d.face = 6;
+                    }
+                    roll.total = 18;
+                }
+            }
+        }
+        let mut header = row.parse_header().unwrap();
+        header.prev = hex::encode(prev);
+        let ev = houserule_core::event::Event { header, items };
+        let commitments = ev.commitments().unwrap();
+        let header_json = ev.header_json();
+        let hash = houserule_core::event::event_hash(&prev, row.seq, &header_json, &commitments);
+        conn.execute(
+            "UPDATE events SET hash = ?1, header = ?2, items = ?3, commitments = ?4 WHERE seq = ?5",
+            rusqlite::params![
+                hash.to_vec(),
+                header_json,
+                serde_json::to_string(&ev.items).unwrap(),
+                commitments,
+                row.seq as i64
+            ],
+        )
+        .unwrap();
+        prev = hash;
+    }
+    drop(conn);
+    assert_eq!(failed_check(&path), ("dice".into(), Some(4)), "the changed roll does not come from the committed seed");
+}
+
+#[test]
+fn a_newer_schema_is_refused_with_a_clear_message() {
+    crate::support::init();
+    let dir = tempfile::tempdir().unwrap();
+    let path = played(dir.path());
+    sql(&path, "UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+    let err = Campaign::open(&path).err().expect("refused");
+    assert!(err.to_string().contains("made by a newer Houserule (campaign schema 99"), "{err}");
+    std::fs::write(dir.path().join("notes.houserule"), "this is not a campaign").unwrap();
+    let err = Campaign::open(&dir.path().join("notes.houserule")).err().expect("refused");
+    assert!(err.to_string().contains("not a Houserule campaign file"), "{err}");
+}
+
+trait TapMkdir {
+    fn tap_mkdir(self) -> PathBuf;
+}
+
+impl TapMkdir for PathBuf {
+    fn tap_mkdir(self) -> PathBuf {
+        std::fs::create_dir_all(&self).unwrap();
+        self
+    }
+}

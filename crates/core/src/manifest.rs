@@ -1,0 +1,657 @@
+//! The plugin manifest, `plugin.toml`.
+//!
+//! It declares what a ruleset is (id, name, version, API version, entry script), what a GM may
+//! set (typed settings with defaults), what lives on the table (entity kinds with their fields
+//! and pools, table pools), what can be done (actions with typed parameters and who may take
+//! them) and where the engine calls in (hooks). [`Manifest::parse`] refuses a manifest that
+//! does not fit, with the file, line and the dotted field path that is wrong.
+
+use crate::params::{ParamSpec, ParamType};
+use crate::pool::{Pool, DEFAULT_KIND};
+use crate::visibility::Visibility;
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The plugin API version this engine implements.
+pub const API_VERSION: u32 = 1;
+
+/// A parsed and validated `plugin.toml`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Lowercase id: letters, digits, `-` and `_`.
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    /// The plugin API version the ruleset was written for.
+    pub api: u32,
+    /// The entry script, in the plugin folder.
+    pub entry: String,
+    /// More scripts, merged after the entry in this order. Every function in them can be
+    /// replaced by a house rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scripts: Vec<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default)]
+    pub settings: IndexMap<String, SettingSpec>,
+    #[serde(default)]
+    pub kinds: IndexMap<String, KindSpec>,
+    #[serde(default)]
+    pub pools: IndexMap<String, PoolSpec>,
+    #[serde(default)]
+    pub actions: IndexMap<String, ActionSpec>,
+    #[serde(default)]
+    pub hooks: Hooks,
+}
+
+/// The type of a setting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum SettingType {
+    Int,
+    Bool,
+    Text,
+    Choice,
+}
+
+/// A setting a GM can change when creating a campaign (and house rules can override).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SettingSpec {
+    #[serde(rename = "type")]
+    pub ty: SettingType,
+    pub default: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+}
+
+impl SettingSpec {
+    /// Checks a value (JSON, or text from `--set KEY=VALUE`) and returns it normalised.
+    pub fn check(&self, value: &Value) -> Result<Value, SettingError> {
+        self.check_text(value).map_err(SettingError)
+    }
+
+    fn check_text(&self, value: &Value) -> Result<Value, String> {
+        match self.ty {
+            SettingType::Int => {
+                let n = match value {
+                    Value::Number(n) => n.as_i64(),
+                    Value::String(s) => s.trim().parse::<i64>().ok(),
+                    _ => None,
+                }
+                .ok_or_else(|| format!("expected a whole number, got {value}"))?;
+                if let Some(min) = self.min.filter(|m| n < *m) {
+                    return Err(format!("{n} is below the minimum of {min}"));
+                }
+                if let Some(max) = self.max.filter(|m| n > *m) {
+                    return Err(format!("{n} is above the maximum of {max}"));
+                }
+                Ok(Value::from(n))
+            }
+            SettingType::Bool => match value {
+                Value::Bool(b) => Ok(Value::Bool(*b)),
+                Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+                    "true" | "yes" | "on" | "1" => Ok(Value::Bool(true)),
+                    "false" | "no" | "off" | "0" => Ok(Value::Bool(false)),
+                    _ => Err(format!("'{s}' is not true or false")),
+                },
+                _ => Err(format!("expected true or false, got {value}")),
+            },
+            SettingType::Text => match value {
+                Value::String(s) if s.chars().count() <= 500 => Ok(Value::String(s.clone())),
+                Value::String(_) => Err("is longer than 500 characters".into()),
+                _ => Err(format!("expected text, got {value}")),
+            },
+            SettingType::Choice => {
+                let s = value.as_str().ok_or_else(|| format!("expected one of {}", self.options.join(", ")))?;
+                self.options
+                    .iter()
+                    .find(|o| o.eq_ignore_ascii_case(s.trim()))
+                    .map(|o| Value::String(o.clone()))
+                    .ok_or_else(|| format!("'{s}' is not one of {}", self.options.join(", ")))
+            }
+        }
+    }
+}
+
+/// A setting's value that does not fit, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SettingError(pub String);
+
+/// An entity kind the ruleset puts on the table.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KindSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Default visibility of entities of this kind.
+    #[serde(default)]
+    pub visibility: Visibility,
+    /// Declared fields, with their visibility (undeclared fields are public).
+    #[serde(default)]
+    pub fields: IndexMap<String, FieldSpec>,
+    /// Pools every entity of this kind gets.
+    #[serde(default)]
+    pub pools: IndexMap<String, PoolSpec>,
+}
+
+/// A declared field.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FieldSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub visibility: Visibility,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+/// Initial counts of a pool: a total for a single-kind pool, or counts per kind.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Initial {
+    Total(i64),
+    PerKind(IndexMap<String, i64>),
+}
+
+impl Default for Initial {
+    fn default() -> Self {
+        Initial::Total(0)
+    }
+}
+
+/// A declared pool.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PoolSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub initial: Initial,
+    /// Take the initial total from this int setting instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_setting: Option<String>,
+    /// Token kinds; none means one kind, `token`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<String>,
+    #[serde(default)]
+    pub floor: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap: Option<i64>,
+    /// Take the cap from this int setting instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap_setting: Option<String>,
+    #[serde(default)]
+    pub visibility: Visibility,
+}
+
+impl PoolSpec {
+    /// The pool this spec creates under the given settings.
+    pub fn build(&self, settings: &IndexMap<String, Value>) -> Pool {
+        let setting = |name: &Option<String>| name.as_ref().and_then(|s| settings.get(s)).and_then(Value::as_i64);
+        let kinds: Vec<String> =
+            if self.kinds.is_empty() { vec![DEFAULT_KIND.to_string()] } else { self.kinds.clone() };
+        let mut counts: IndexMap<String, i64> = kinds.iter().map(|k| (k.clone(), 0)).collect();
+        match (&self.initial, setting(&self.initial_setting)) {
+            (_, Some(n)) => counts[0] = n,
+            (Initial::Total(n), None) => counts[0] = *n,
+            (Initial::PerKind(m), None) => {
+                for (k, v) in m {
+                    counts.insert(k.clone(), *v);
+                }
+            }
+        }
+        Pool {
+            label: self.label.clone(),
+            counts,
+            floor: self.floor,
+            cap: setting(&self.cap_setting).or(self.cap),
+            visibility: self.visibility,
+        }
+    }
+}
+
+/// Who may take an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Permit {
+    /// The GM.
+    Gm,
+    /// Any player.
+    Player,
+    /// The player who owns the entity in the action's `owner_param`.
+    Owner,
+}
+
+/// A declared action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// A heading to group actions under in a form list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    #[serde(default = "gm_only")]
+    pub who: Vec<Permit>,
+    /// The entity parameter whose owner may act under `owner`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner_param: Option<String>,
+    /// The script function to call; defaults to the action name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    #[serde(default)]
+    pub params: IndexMap<String, ParamSpec>,
+}
+
+fn gm_only() -> Vec<Permit> {
+    vec![Permit::Gm]
+}
+
+impl ActionSpec {
+    pub fn function_name<'a>(&'a self, action: &'a str) -> &'a str {
+        self.function.as_deref().unwrap_or(action)
+    }
+}
+
+/// Script functions the engine calls at fixed points.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Hooks {
+    /// `fn(t)` when a campaign is created, after settings and pools are in place.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<String>,
+    /// `fn(t, action, params)` before every action; throw to refuse it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_action: Option<String>,
+    /// `fn(t, roll)` after every roll a script makes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_roll: Option<String>,
+    /// `fn(t, round)` when a script ends a round with `t.end_round()`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_end: Option<String>,
+}
+
+impl Hooks {
+    /// (hook, function, arity) for each hook that is set.
+    pub fn functions(&self) -> Vec<(&'static str, &str, usize)> {
+        let mut out = Vec::new();
+        if let Some(f) = &self.setup {
+            out.push(("setup", f.as_str(), 1));
+        }
+        if let Some(f) = &self.before_action {
+            out.push(("before_action", f.as_str(), 3));
+        }
+        if let Some(f) = &self.after_roll {
+            out.push(("after_roll", f.as_str(), 2));
+        }
+        if let Some(f) = &self.round_end {
+            out.push(("round_end", f.as_str(), 2));
+        }
+        out
+    }
+}
+
+/// A manifest that cannot be used, with where the problem is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct ManifestError {
+    pub file: String,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+    /// Dotted path of the field, such as `actions.trait_check.params.traits.of`.
+    pub field: String,
+    pub message: String,
+}
+
+impl ManifestError {
+    fn describe(&self) -> String {
+        let mut s = self.file.clone();
+        if let Some(l) = self.line {
+            s.push_str(&format!(":{l}"));
+            if let Some(c) = self.column {
+                s.push_str(&format!(":{c}"));
+            }
+        }
+        if !self.field.is_empty() {
+            s.push_str(&format!(": {}", self.field));
+        }
+        format!("{s}: {}", self.message)
+    }
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    (line, col)
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+impl Manifest {
+    /// Parses and validates a manifest. `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Manifest, ManifestError> {
+        let de = toml::Deserializer::new(text);
+        let manifest: Manifest = serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let (line, column) = match inner.span() {
+                Some(span) => {
+                    let (l, c) = line_col(text, span.start);
+                    (Some(l), Some(c))
+                }
+                None => (None, None),
+            };
+            ManifestError {
+                file: file.to_string(),
+                line,
+                column,
+                field: if path == "." { String::new() } else { path },
+                message: inner.message().trim().to_string(),
+            }
+        })?;
+        manifest.validate().map_err(|(field, message)| {
+            // Point at the line where the field's last key appears, when it can be found.
+            let key = field.rsplit('.').next().unwrap_or(&field);
+            let line = text.lines().position(|l| {
+                let l = l.trim_start();
+                l.starts_with(&format!("{key} "))
+                    || l.starts_with(&format!("{key}="))
+                    || l.contains(&format!(".{key}]"))
+                    || l.contains(&format!("[{key}]"))
+            });
+            ManifestError { file: file.to_string(), line: line.map(|l| l + 1), column: None, field, message }
+        })?;
+        Ok(manifest)
+    }
+
+    /// The settings in force: defaults overridden by `overrides` (already checked).
+    pub fn settings_with(&self, overrides: &IndexMap<String, Value>) -> IndexMap<String, Value> {
+        self.settings
+            .iter()
+            .map(|(k, s)| (k.clone(), overrides.get(k).cloned().unwrap_or_else(|| s.default.clone())))
+            .collect()
+    }
+
+    /// Checks `KEY=VALUE` style overrides and returns them normalised.
+    pub fn check_settings(&self, overrides: &IndexMap<String, Value>) -> Result<IndexMap<String, Value>, SettingError> {
+        let mut out = IndexMap::new();
+        for (k, v) in overrides {
+            let spec = self.settings.get(k).ok_or_else(|| {
+                let known: Vec<&str> = self.settings.keys().map(String::as_str).collect();
+                SettingError(format!(
+                    "{} has no setting '{k}' (its settings are: {})",
+                    self.name,
+                    if known.is_empty() { "none".into() } else { known.join(", ") }
+                ))
+            })?;
+            out.insert(k.clone(), spec.check(v).map_err(|m| SettingError(format!("setting '{k}': {m}")))?);
+        }
+        Ok(out)
+    }
+
+    /// All script functions the manifest refers to: (where, function, arity).
+    pub fn referenced_functions(&self) -> Vec<(String, String, usize)> {
+        let mut out: Vec<(String, String, usize)> = self
+            .actions
+            .iter()
+            .map(|(name, a)| (format!("actions.{name}"), a.function_name(name).to_string(), 2))
+            .collect();
+        for (hook, f, arity) in self.hooks.functions() {
+            out.push((format!("hooks.{hook}"), f.to_string(), arity));
+        }
+        out
+    }
+
+    fn validate(&self) -> Result<(), (String, String)> {
+        let bad = |field: &str, msg: String| Err((field.to_string(), msg));
+        if self.id.is_empty()
+            || !self.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+        {
+            return bad("id", format!("'{}' is not an id: use lowercase letters, digits, '-' and '_'", self.id));
+        }
+        if self.name.trim().is_empty() {
+            return bad("name", "must not be empty".into());
+        }
+        if self.version.trim().is_empty() {
+            return bad("version", "must not be empty".into());
+        }
+        if self.api != API_VERSION {
+            return bad(
+                "api",
+                format!("this engine implements plugin API {API_VERSION}, the plugin asks for {}", self.api),
+            );
+        }
+        for (i, script) in std::iter::once(&self.entry).chain(self.scripts.iter()).enumerate() {
+            let field = if i == 0 { "entry".to_string() } else { format!("scripts[{i}]") };
+            if !script.ends_with(".rhai") || script.contains(['/', '\\']) || script.starts_with('.') {
+                return bad(&field, format!("'{script}' must be a .rhai file in the plugin folder itself"));
+            }
+        }
+        for (name, s) in &self.settings {
+            let f = format!("settings.{name}");
+            if !is_identifier(name) {
+                return bad(&f, "setting names are identifiers (letters, digits, _)".into());
+            }
+            if s.ty == SettingType::Choice && s.options.is_empty() {
+                return bad(&format!("{f}.options"), "a choice setting needs options".into());
+            }
+            if let (Some(min), Some(max)) = (s.min, s.max) {
+                if min > max {
+                    return bad(&format!("{f}.min"), format!("min {min} is above max {max}"));
+                }
+            }
+            s.check(&s.default).map_err(|m| (format!("{f}.default"), m.to_string()))?;
+        }
+        let int_setting = |field: &str, name: &Option<String>| -> Result<(), (String, String)> {
+            match name {
+                Some(n) if self.settings.get(n).map(|s| s.ty) != Some(SettingType::Int) => {
+                    Err((field.to_string(), format!("'{n}' is not an int setting of this plugin")))
+                }
+                _ => Ok(()),
+            }
+        };
+        let check_pool = |f: &str, p: &PoolSpec| -> Result<(), (String, String)> {
+            int_setting(&format!("{f}.cap_setting"), &p.cap_setting)?;
+            int_setting(&format!("{f}.initial_setting"), &p.initial_setting)?;
+            if let Some(cap) = p.cap {
+                if cap < p.floor {
+                    return Err((format!("{f}.cap"), format!("cap {cap} is below floor {}", p.floor)));
+                }
+            }
+            if let Initial::PerKind(m) = &p.initial {
+                for k in m.keys() {
+                    if !p.kinds.contains(k) {
+                        return Err((format!("{f}.initial.{k}"), format!("'{k}' is not one of the pool's kinds")));
+                    }
+                }
+            }
+            let pool = p.build(&self.settings_with(&IndexMap::new()));
+            pool.check(f, &pool.counts).map_err(|e| (format!("{f}.initial"), e.to_string()))
+        };
+        for (name, p) in &self.pools {
+            check_pool(&format!("pools.{name}"), p)?;
+        }
+        for (kind, k) in &self.kinds {
+            for (name, p) in &k.pools {
+                check_pool(&format!("kinds.{kind}.pools.{name}"), p)?;
+            }
+        }
+        for (name, a) in &self.actions {
+            let f = format!("actions.{name}");
+            if !is_identifier(name) {
+                return bad(&f, "action names are identifiers (letters, digits, _)".into());
+            }
+            if a.who.is_empty() {
+                return bad(&format!("{f}.who"), "nobody may take this action".into());
+            }
+            if let Some(fun) = &a.function {
+                if !is_identifier(fun) {
+                    return bad(&format!("{f}.function"), format!("'{fun}' is not a function name"));
+                }
+            }
+            if a.who.contains(&Permit::Owner) && a.owner_param.is_none() {
+                return bad(
+                    &format!("{f}.owner_param"),
+                    "'owner' in who needs owner_param: the entity parameter whose owner may act".into(),
+                );
+            }
+            if let Some(op) = &a.owner_param {
+                if a.params.get(op).map(|p| p.ty) != Some(ParamType::Entity) {
+                    return bad(
+                        &format!("{f}.owner_param"),
+                        format!("'{op}' is not an entity parameter of this action"),
+                    );
+                }
+            }
+            self.validate_params(&format!("{f}.params"), &a.params)?;
+        }
+        for (hook, fun, _) in self.hooks.functions() {
+            if !is_identifier(fun) {
+                return bad(&format!("hooks.{hook}"), format!("'{fun}' is not a function name"));
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_params(&self, prefix: &str, params: &IndexMap<String, ParamSpec>) -> Result<(), (String, String)> {
+        for (name, p) in params {
+            let f = format!("{prefix}.{name}");
+            if !is_identifier(name) {
+                return Err((f, "parameter names are identifiers (letters, digits, _)".into()));
+            }
+            self.validate_param(&f, p, params)?;
+        }
+        Ok(())
+    }
+
+    fn validate_param(
+        &self,
+        f: &str,
+        p: &ParamSpec,
+        siblings: &IndexMap<String, ParamSpec>,
+    ) -> Result<(), (String, String)> {
+        match p.ty {
+            ParamType::Choice if p.options.is_empty() => {
+                return Err((format!("{f}.options"), "a choice needs options".into()))
+            }
+            ParamType::List | ParamType::Map => {
+                let item = p
+                    .item()
+                    .ok_or_else(|| (format!("{f}.of"), format!("a {:?} parameter needs 'of'", p.ty).to_lowercase()))?;
+                self.validate_param(&format!("{f}.of"), &item, siblings)?;
+            }
+            ParamType::Record => {
+                if p.fields.is_empty() {
+                    return Err((format!("{f}.fields"), "a record needs fields".into()));
+                }
+                self.validate_params(&format!("{f}.fields"), &p.fields)?;
+            }
+            ParamType::Entity => {
+                for (field, k) in p.kind.iter().map(|k| ("kind", k)).chain(p.kinds.iter().map(|k| ("kinds", k))) {
+                    if !self.kinds.contains_key(k) {
+                        return Err((format!("{f}.{field}"), format!("'{k}' is not an entity kind of this plugin")));
+                    }
+                }
+            }
+            ParamType::Trait => {
+                if let Some(e) = &p.entity {
+                    if siblings.get(e).map(|s| s.ty) != Some(ParamType::Entity) {
+                        return Err((
+                            format!("{f}.entity"),
+                            format!("'{e}' is not an entity parameter next to this one"),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"
+id = "demo"
+name = "Demo"
+version = "1.0.0"
+api = 1
+entry = "rules.rhai"
+
+[settings.mad]
+type = "int"
+default = 7
+min = 1
+max = 20
+
+[kinds.character]
+pools.hero = { cap = 1, initial = 1 }
+
+[pools.momentum]
+cap_setting = "mad"
+
+[actions.check]
+who = ["gm", "owner"]
+owner_param = "character"
+params.character = { type = "entity", kind = "character" }
+params.traits = { type = "list", of = "trait", entity = "character" }
+"#;
+
+    #[test]
+    fn a_good_manifest_parses_in_order() {
+        let m = Manifest::parse("plugin.toml", GOOD).unwrap();
+        assert_eq!(m.actions["check"].params.keys().collect::<Vec<_>>(), vec!["character", "traits"]);
+        let pool = m.pools["momentum"].build(&m.settings_with(&IndexMap::new()));
+        assert_eq!(pool.cap, Some(7), "the cap comes from the setting");
+    }
+
+    #[test]
+    fn type_errors_name_line_and_field() {
+        let text = GOOD.replace(r#"type = "int""#, r#"type = "integer""#);
+        let e = Manifest::parse("plugin.toml", &text).unwrap_err();
+        assert_eq!(e.field, "settings.mad.type");
+        assert_eq!(e.line, Some(9));
+        assert!(e.to_string().starts_with("plugin.toml:9:"), "{e}");
+    }
+
+    #[test]
+    fn semantic_errors_name_the_field() {
+        let e =
+            Manifest::parse("plugin.toml", &GOOD.replace("entity = \"character\"", "entity = \"hero\"")).unwrap_err();
+        assert_eq!(e.field, "actions.check.params.traits.of.entity");
+        let e = Manifest::parse("plugin.toml", &GOOD.replace("api = 1", "api = 9")).unwrap_err();
+        assert_eq!(e.field, "api");
+        let e = Manifest::parse("plugin.toml", &GOOD.replace("rules.rhai", "../evil.rhai")).unwrap_err();
+        assert_eq!(e.field, "entry");
+        let e = Manifest::parse("plugin.toml", &GOOD.replace("owner_param = \"character\"\n", "")).unwrap_err();
+        assert_eq!(e.field, "actions.check.owner_param");
+        let e = Manifest::parse("plugin.toml", &GOOD.replace("default = 7", "default = 70")).unwrap_err();
+        assert_eq!(e.field, "settings.mad.default");
+        let e = Manifest::parse("plugin.toml", &format!("{GOOD}\nsurprise = 1\n")).unwrap_err();
+        assert!(e.message.contains("unknown field `surprise`"), "{e}");
+    }
+}

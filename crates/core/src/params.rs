@@ -1,0 +1,674 @@
+//! Typed action parameters: their declaration, validation, and the choices a form may offer.
+//!
+//! Every action parameter is declared in the manifest with a [`ParamSpec`]. [`validate`] turns
+//! the raw values a user typed (CLI strings or JSON from the UI) into normalised JSON — entity
+//! names resolved to ids, trait names to their canonical spelling, numbers checked against their
+//! range — before any script runs. An error names the parameter (`attack[2]`, `active.skill`).
+
+use crate::dice;
+use crate::table::Table;
+use crate::traits;
+use crate::visibility::Role;
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Longest text a parameter accepts unless its spec says otherwise.
+pub const DEFAULT_MAX_TEXT: usize = 2000;
+/// Most items in a list or map parameter unless its spec says otherwise.
+pub const DEFAULT_MAX_ITEMS: usize = 100;
+
+/// The type of a parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ParamType {
+    Int,
+    Bool,
+    Text,
+    /// One of `options`.
+    Choice,
+    /// A dice expression such as `2d6+1`.
+    Dice,
+    /// An entity on the table, optionally of `kind`.
+    Entity,
+    /// A trait of the entity named by the parameter `entity` (optionally of `category`).
+    Trait,
+    /// A token pool: `name` or `entity.name`.
+    Pool,
+    /// A list of `of`.
+    List,
+    /// A map from names to `of`.
+    Map,
+    /// A group of named `fields`.
+    Record,
+}
+
+/// The item type of a list or map: a bare type name, or a full spec.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ItemSpec {
+    Type(ParamType),
+    Spec(Box<ParamSpec>),
+}
+
+/// A declared parameter.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ParamSpec {
+    #[serde(rename = "type")]
+    pub ty: ParamType,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// May be left out; scripts then see `()` (or `default`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// For `entity`: the entity kind required.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// For `entity`: any of these kinds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<String>,
+    /// The rule a refusal of this parameter names, such as "TRAITS" or "MAD".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// For `trait`: the parameter (or record field) that names the entity owning the trait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
+    /// For `trait`: only traits of this category.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+    /// For `list` and `map`: the item type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub of: Option<ItemSpec>,
+    /// For `record`: the fields.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub fields: IndexMap<String, ParamSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_len: Option<usize>,
+    /// A secret value: in the log, only the GM and the player who gave it see it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
+}
+
+impl ParamSpec {
+    pub fn of_type(ty: ParamType) -> ParamSpec {
+        ParamSpec {
+            ty,
+            label: None,
+            help: None,
+            optional: false,
+            default: None,
+            min: None,
+            max: None,
+            options: vec![],
+            kind: None,
+            kinds: vec![],
+            rule: None,
+            entity: None,
+            category: None,
+            of: None,
+            fields: IndexMap::new(),
+            min_items: None,
+            max_items: None,
+            max_len: None,
+            secret: false,
+        }
+    }
+
+    /// The spec of one item of a list or map. A bare type name borrows `kind`, `entity`,
+    /// `category`, `options`, `min` and `max` from the outer spec.
+    pub fn item(&self) -> Option<ParamSpec> {
+        match self.of.as_ref()? {
+            ItemSpec::Spec(s) => Some((**s).clone()),
+            ItemSpec::Type(ty) => Some(ParamSpec {
+                min: self.min,
+                max: self.max,
+                options: self.options.clone(),
+                kind: self.kind.clone(),
+                kinds: self.kinds.clone(),
+                rule: self.rule.clone(),
+                entity: self.entity.clone(),
+                category: self.category.clone(),
+                max_len: self.max_len,
+                ..ParamSpec::of_type(*ty)
+            }),
+        }
+    }
+}
+
+/// A parameter that failed validation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct ParamError {
+    pub param: String,
+    pub message: String,
+    /// The rule the parameter's spec names, if any.
+    pub rule: Option<String>,
+}
+
+impl ParamError {
+    fn describe(&self) -> String {
+        match &self.rule {
+            Some(rule) => format!("{rule}: {} (parameter '{}')", self.message, self.param),
+            None => format!("parameter '{}': {}", self.param, self.message),
+        }
+    }
+}
+
+fn err(param: &str, message: impl Into<String>) -> ParamError {
+    ParamError { param: param.to_string(), message: message.into(), rule: None }
+}
+
+/// Validates raw values against declared parameters and returns the normalised values.
+pub fn validate(
+    specs: &IndexMap<String, ParamSpec>,
+    raw: &Map<String, Value>,
+    table: &Table,
+    role: &Role,
+) -> Result<Map<String, Value>, ParamError> {
+    validate_object(specs, raw, table, role, "")
+}
+
+fn validate_object(
+    specs: &IndexMap<String, ParamSpec>,
+    raw: &Map<String, Value>,
+    table: &Table,
+    role: &Role,
+    prefix: &str,
+) -> Result<Map<String, Value>, ParamError> {
+    for key in raw.keys() {
+        if !specs.contains_key(key) {
+            let known: Vec<&str> = specs.keys().map(String::as_str).collect();
+            let takes = if known.is_empty() { "no parameters".to_string() } else { known.join(", ") };
+            return Err(err(&format!("{prefix}{key}"), format!("unknown parameter (this takes: {takes})")));
+        }
+    }
+    let mut out = Map::new();
+    // Entities first, so traits can be checked against the entity they belong to.
+    let order = specs
+        .iter()
+        .filter(|(_, s)| s.ty == ParamType::Entity)
+        .chain(specs.iter().filter(|(_, s)| s.ty != ParamType::Entity));
+    for (name, spec) in order {
+        let path = format!("{prefix}{name}");
+        let value = match raw.get(name) {
+            None | Some(Value::Null) => match (&spec.default, spec.optional) {
+                (Some(d), _) => d.clone(),
+                (None, true) => {
+                    out.insert(name.clone(), Value::Null);
+                    continue;
+                }
+                (None, false) => return Err(err(&path, "is required")),
+            },
+            Some(Value::String(s))
+                if s.trim().is_empty() && spec.ty != ParamType::Text && (spec.optional || spec.default.is_some()) =>
+            {
+                match &spec.default {
+                    Some(d) => d.clone(),
+                    None => {
+                        out.insert(name.clone(), Value::Null);
+                        continue;
+                    }
+                }
+            }
+            Some(v) => v.clone(),
+        };
+        let v = validate_value(spec, &value, table, role, &path, &out).map_err(|mut e| {
+            if e.rule.is_none() {
+                e.rule = spec.rule.clone().or_else(|| spec.item().and_then(|i| i.rule));
+            }
+            e
+        })?;
+        out.insert(name.clone(), v);
+    }
+    // Keep the declared order.
+    let mut ordered = Map::new();
+    for name in specs.keys() {
+        if let Some(v) = out.remove(name) {
+            ordered.insert(name.clone(), v);
+        }
+    }
+    Ok(ordered)
+}
+
+fn validate_value(
+    spec: &ParamSpec,
+    value: &Value,
+    table: &Table,
+    role: &Role,
+    path: &str,
+    siblings: &Map<String, Value>,
+) -> Result<Value, ParamError> {
+    match spec.ty {
+        ParamType::Int => {
+            let n = match value {
+                Value::Number(n) => n.as_i64().ok_or_else(|| err(path, format!("{n} is not a whole number")))?,
+                Value::String(s) => {
+                    s.trim().parse::<i64>().map_err(|_| err(path, format!("'{s}' is not a whole number")))?
+                }
+                other => return Err(err(path, format!("expected a whole number, got {other}"))),
+            };
+            if let Some(min) = spec.min {
+                if n < min {
+                    return Err(err(path, format!("{n} is below the minimum of {min}")));
+                }
+            }
+            if let Some(max) = spec.max {
+                if n > max {
+                    return Err(err(path, format!("{n} is above the maximum of {max}")));
+                }
+            }
+            Ok(Value::from(n))
+        }
+        ParamType::Bool => match value {
+            Value::Bool(b) => Ok(Value::Bool(*b)),
+            Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+                "true" | "yes" | "y" | "1" | "on" => Ok(Value::Bool(true)),
+                "false" | "no" | "n" | "0" | "off" => Ok(Value::Bool(false)),
+                _ => Err(err(path, format!("'{s}' is not yes or no"))),
+            },
+            Value::Number(n) if n.as_i64() == Some(0) || n.as_i64() == Some(1) => {
+                Ok(Value::Bool(n.as_i64() == Some(1)))
+            }
+            other => Err(err(path, format!("expected true or false, got {other}"))),
+        },
+        ParamType::Text => {
+            let s = as_text(value).ok_or_else(|| err(path, format!("expected text, got {value}")))?;
+            let max = spec.max_len.unwrap_or(DEFAULT_MAX_TEXT);
+            if s.chars().count() > max {
+                return Err(err(path, format!("is longer than {max} characters")));
+            }
+            if s.trim().is_empty() && !spec.optional {
+                return Err(err(path, "must not be empty"));
+            }
+            Ok(Value::String(s))
+        }
+        ParamType::Choice => {
+            let s = as_text(value)
+                .ok_or_else(|| err(path, format!("expected one of {}, got {value}", spec.options.join(", "))))?;
+            spec.options
+                .iter()
+                .find(|o| o.eq_ignore_ascii_case(s.trim()))
+                .map(|o| Value::String(o.clone()))
+                .ok_or_else(|| err(path, format!("'{s}' is not one of {}", spec.options.join(", "))))
+        }
+        ParamType::Dice => {
+            let s = as_text(value).ok_or_else(|| err(path, format!("expected a dice expression, got {value}")))?;
+            dice::parse(&s).map_err(|e| err(path, format!("'{s}': {e}")))?;
+            Ok(Value::String(s.trim().to_string()))
+        }
+        ParamType::Entity => {
+            let s = as_text(value).ok_or_else(|| err(path, format!("expected an entity, got {value}")))?;
+            let e = table
+                .resolve(&s)
+                .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
+                .ok_or_else(|| err(path, format!("there is no \"{s}\" on the table")))?;
+            if let Some(kind) = &spec.kind {
+                if &e.kind != kind {
+                    return Err(err(path, format!("\"{}\" is a {}, not a {kind}", e.name, e.kind)));
+                }
+            }
+            if !spec.kinds.is_empty() && !spec.kinds.contains(&e.kind) {
+                return Err(err(
+                    path,
+                    format!("\"{}\" is a {}, not one of: {}", e.name, e.kind, spec.kinds.join(", ")),
+                ));
+            }
+            Ok(Value::String(e.id.clone()))
+        }
+        ParamType::Trait => {
+            let s = as_text(value).ok_or_else(|| err(path, format!("expected a trait name, got {value}")))?;
+            let Some(entity_param) = &spec.entity else {
+                return Ok(Value::String(s.trim().to_string()));
+            };
+            let Some(Value::String(id)) = siblings.get(entity_param) else {
+                return Ok(Value::String(s.trim().to_string()));
+            };
+            let e = table.entity(id).map_err(|e| err(path, e.to_string()))?;
+            let t = traits::find(&e.traits, &s)
+                .filter(|t| spec.category.as_ref().is_none_or(|c| t.category.as_deref() == Some(c.as_str())))
+                .filter(|t| role.sees(e.visibility.stricter(t.visibility), e.owner.as_deref()))
+                .ok_or_else(|| {
+                    let which = spec.category.as_deref().map(|c| format!(" among its {c} traits")).unwrap_or_default();
+                    err(path, format!("{} has no trait \"{s}\"{which}", e.name))
+                })?;
+            Ok(Value::String(t.name.clone()))
+        }
+        ParamType::Pool => {
+            let s = as_text(value).ok_or_else(|| err(path, format!("expected a pool, got {value}")))?;
+            let r = crate::pool::PoolRef::parse(&s).map_err(|m| err(path, m.to_string()))?;
+            // An entity's pool may be named by the entity's display name.
+            let r = match &r.entity {
+                Some(e) => match table.resolve(e).filter(|e| role.sees(e.visibility, e.owner.as_deref())) {
+                    Some(ent) => crate::pool::PoolRef { entity: Some(ent.id.clone()), name: r.name.clone() },
+                    None => return Err(err(path, format!("there is no \"{e}\" on the table"))),
+                },
+                None => r,
+            };
+            table.pool(&r).map_err(|_| err(path, format!("there is no pool \"{s}\"")))?;
+            Ok(Value::String(r.to_string()))
+        }
+        ParamType::List => {
+            let item = spec.item().ok_or_else(|| err(path, "list parameter without 'of'"))?;
+            let items: Vec<Value> = match value {
+                Value::Array(a) => a.clone(),
+                Value::String(s) if s.trim().is_empty() => vec![],
+                Value::String(s) => s.split(',').map(|p| Value::String(p.trim().to_string())).collect(),
+                other => vec![other.clone()],
+            };
+            let max = spec.max_items.unwrap_or(DEFAULT_MAX_ITEMS);
+            if items.len() > max {
+                return Err(err(path, format!("has {} items; at most {max} are allowed", items.len())));
+            }
+            if let Some(min) = spec.min_items {
+                if items.len() < min {
+                    return Err(err(path, format!("has {} items; at least {min} are needed", items.len())));
+                }
+            }
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| validate_value(&item, v, table, role, &format!("{path}[{}]", i + 1), siblings))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array)
+        }
+        ParamType::Map => {
+            let item = spec.item().ok_or_else(|| err(path, "map parameter without 'of'"))?;
+            let entries = as_pairs(value)
+                .ok_or_else(|| err(path, "expected NAME:VALUE pairs separated by commas, or a JSON object"))?;
+            let max = spec.max_items.unwrap_or(DEFAULT_MAX_ITEMS);
+            if entries.len() > max {
+                return Err(err(path, format!("has {} entries; at most {max} are allowed", entries.len())));
+            }
+            if let Some(min) = spec.min_items {
+                if entries.len() < min {
+                    return Err(err(path, format!("has {} entries; at least {min} are needed", entries.len())));
+                }
+            }
+            let mut out = Map::new();
+            for (k, v) in entries {
+                let k = k.trim().to_string();
+                if k.is_empty() || k.chars().count() > 100 {
+                    return Err(err(path, "a name must be 1 to 100 characters"));
+                }
+                let v = validate_value(&item, &v, table, role, &format!("{path}.{k}"), siblings)?;
+                out.insert(k, v);
+            }
+            Ok(Value::Object(out))
+        }
+        ParamType::Record => {
+            let entries = as_pairs(value)
+                .ok_or_else(|| err(path, "expected FIELD:VALUE pairs separated by commas, or a JSON object"))?;
+            let raw: Map<String, Value> = entries.into_iter().collect();
+            validate_object(&spec.fields, &raw, table, role, &format!("{path}.")).map(Value::Object)
+        }
+    }
+}
+
+fn as_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// `{"a":1}` or `a:1,b:2` as pairs (values from the string form stay strings).
+fn as_pairs(v: &Value) -> Option<Vec<(String, Value)>> {
+    match v {
+        Value::Object(m) => Some(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+        Value::String(s) if s.trim().is_empty() => Some(vec![]),
+        Value::String(s) => s
+            .split(',')
+            .map(|pair| {
+                let (k, v) = pair.split_once(':').or_else(|| pair.split_once('='))?;
+                Some((k.trim().to_string(), Value::String(v.trim().to_string())))
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// What a form may offer for one parameter, given the table and who is asking.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "from")]
+pub enum Choices {
+    /// Pick one of these values.
+    Options { values: Vec<String> },
+    /// Pick an entity: id and display name.
+    Entities { values: Vec<EntityChoice> },
+    /// Pick a trait of the entity chosen in `entity`: trait names per entity id.
+    Traits { entity: String, by_entity: IndexMap<String, Vec<String>> },
+}
+
+/// An entity a form may offer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EntityChoice {
+    pub id: String,
+    pub name: String,
+}
+
+/// The choices for `spec` (or its items), if the type has a closed set of values.
+pub fn choices(spec: &ParamSpec, table: &Table, role: &Role, owned_only: bool) -> Option<Choices> {
+    let spec = match spec.ty {
+        ParamType::List | ParamType::Map => spec.item()?,
+        _ => spec.clone(),
+    };
+    match spec.ty {
+        ParamType::Choice => Some(Choices::Options { values: spec.options.clone() }),
+        ParamType::Entity => Some(Choices::Entities {
+            values: table
+                .entities
+                .values()
+                .filter(|e| spec.kind.as_ref().is_none_or(|k| &e.kind == k))
+                .filter(|e| spec.kinds.is_empty() || spec.kinds.contains(&e.kind))
+                .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
+                .filter(|e| !owned_only || role.is_gm() || e.owner.as_deref() == role.player())
+                .map(|e| EntityChoice { id: e.id.clone(), name: e.name.clone() })
+                .collect(),
+        }),
+        ParamType::Pool => Some(Choices::Options {
+            values: table
+                .pools
+                .keys()
+                .cloned()
+                .chain(
+                    table
+                        .entities
+                        .values()
+                        .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
+                        .flat_map(|e| e.pools.keys().map(move |p| format!("{}.{p}", e.id))),
+                )
+                .collect(),
+        }),
+        ParamType::Trait => {
+            let entity = spec.entity.clone()?;
+            let by_entity = table
+                .entities
+                .values()
+                .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
+                .filter(|e| !e.traits.is_empty())
+                .map(|e| {
+                    let names = e
+                        .traits
+                        .iter()
+                        .filter(|t| spec.category.as_ref().is_none_or(|c| t.category.as_deref() == Some(c.as_str())))
+                        .filter(|t| role.sees(e.visibility.stricter(t.visibility), e.owner.as_deref()))
+                        .map(|t| t.name.clone())
+                        .collect();
+                    (e.id.clone(), names)
+                })
+                .collect();
+            Some(Choices::Traits { entity, by_entity })
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::Entity;
+    use crate::table::Change;
+    use crate::traits::Trait;
+    use crate::visibility::Visibility;
+    use serde_json::json;
+
+    fn table() -> Table {
+        let mut t = Table::default();
+        let mut e = Entity {
+            id: "gandolf".into(),
+            kind: "character".into(),
+            name: "Gandolf".into(),
+            owner: Some("ann".into()),
+            visibility: Visibility::Public,
+            fields: IndexMap::new(),
+            traits: vec![Trait::named("Magic!"), Trait::named("Fireball")],
+            pools: IndexMap::new(),
+        };
+        t.apply(&Change::Create { entity: e.clone() }).unwrap();
+        e.id = "goblins".into();
+        e.name = "Goblins".into();
+        e.kind = "challenge".into();
+        e.owner = None;
+        t.apply(&Change::Create { entity: e }).unwrap();
+        t
+    }
+
+    fn specs(toml_text: &str) -> IndexMap<String, ParamSpec> {
+        toml::from_str(toml_text).unwrap()
+    }
+
+    #[test]
+    fn validates_and_normalises() {
+        let s = specs(
+            r#"
+            character = { type = "entity", kind = "character" }
+            attack = { type = "list", of = "trait", entity = "character", max_items = 7 }
+            mode = { type = "choice", options = ["normal", "berserk", "fortress"], default = "normal" }
+            bonus = { type = "int", min = 0, max = 3, optional = true }
+            "#,
+        );
+        let raw = json!({"character": "GANDOLF", "attack": "magic!, fireball"});
+        let v = validate(&s, raw.as_object().unwrap(), &table(), &Role::Gm).unwrap();
+        assert_eq!(v["character"], json!("gandolf"));
+        assert_eq!(v["attack"], json!(["Magic!", "Fireball"]));
+        assert_eq!(v["mode"], json!("normal"));
+        assert_eq!(v["bonus"], Value::Null);
+    }
+
+    #[test]
+    fn errors_name_the_parameter() {
+        let s = specs(
+            r#"
+            character = { type = "entity", kind = "character" }
+            attack = { type = "list", of = "trait", entity = "character" }
+            n = { type = "int", max = 7 }
+            "#,
+        );
+        let t = table();
+        let e = validate(
+            &s,
+            json!({"character": "gandolf", "attack": "Magic!,Levitate", "n": 1}).as_object().unwrap(),
+            &t,
+            &Role::Gm,
+        )
+        .unwrap_err();
+        assert_eq!(e.param, "attack[2]");
+        assert!(e.message.contains("no trait \"Levitate\""), "{e}");
+        let e = validate(&s, json!({"character": "goblins", "attack": "", "n": 1}).as_object().unwrap(), &t, &Role::Gm)
+            .unwrap_err();
+        assert!(e.message.contains("is a challenge, not a character"), "{e}");
+        let e = validate(&s, json!({"character": "gandolf", "attack": "", "n": 8}).as_object().unwrap(), &t, &Role::Gm)
+            .unwrap_err();
+        assert_eq!(e.to_string(), "parameter 'n': 8 is above the maximum of 7");
+        let ruled = specs(
+            r#"character = { type = "entity" }
+            attack = { type = "list", of = "trait", entity = "character", rule = "TRAITS" }
+            target = { type = "entity", kinds = ["challenge", "objective"] }"#,
+        );
+        let e = validate(
+            &ruled,
+            json!({"character": "gandolf", "attack": "Levitate", "target": "goblins"}).as_object().unwrap(),
+            &t,
+            &Role::Gm,
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "TRAITS: Gandolf has no trait \"Levitate\" (parameter 'attack[1]')",
+            "a refusal names the rule"
+        );
+        let e = validate(
+            &ruled,
+            json!({"character": "gandolf", "attack": "", "target": "gandolf"}).as_object().unwrap(),
+            &t,
+            &Role::Gm,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("not one of: challenge, objective"), "{e}");
+        let e = validate(
+            &s,
+            json!({"character": "gandolf", "attack": "", "n": 1, "x": 2}).as_object().unwrap(),
+            &t,
+            &Role::Gm,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("unknown parameter"), "{e}");
+        let e = validate(&s, json!({"attack": "", "n": 1}).as_object().unwrap(), &t, &Role::Gm).unwrap_err();
+        assert_eq!(e.to_string(), "parameter 'character': is required");
+    }
+
+    #[test]
+    fn maps_and_records_take_the_short_form() {
+        let s = specs(
+            r#"
+            skills = { type = "map", of = { type = "int", min = 1, max = 5 } }
+            active = { type = "record", fields = { character = { type = "entity" }, skill = { type = "text" } } }
+            "#,
+        );
+        let v = validate(
+            &s,
+            json!({"skills": "stealth:3, tech:5", "active": "character:gandolf,skill:Tech"}).as_object().unwrap(),
+            &table(),
+            &Role::Gm,
+        )
+        .unwrap();
+        assert_eq!(v["skills"], json!({"stealth": 3, "tech": 5}));
+        assert_eq!(v["active"], json!({"character": "gandolf", "skill": "Tech"}));
+        let e = validate(
+            &s,
+            json!({"skills": "stealth:6", "active": "character:gandolf,skill:x"}).as_object().unwrap(),
+            &table(),
+            &Role::Gm,
+        )
+        .unwrap_err();
+        assert_eq!(e.param, "skills.stealth");
+    }
+
+    #[test]
+    fn choices_follow_the_table_and_the_viewer() {
+        let s = specs(r#"character = { type = "entity", kind = "character" }"#);
+        let t = table();
+        let c = choices(&s["character"], &t, &Role::Player("bob".into()), true).unwrap();
+        assert_eq!(c, Choices::Entities { values: vec![] }, "bob owns no character");
+        let c = choices(&s["character"], &t, &Role::Player("ann".into()), true).unwrap();
+        assert!(matches!(c, Choices::Entities { values } if values.len() == 1));
+    }
+}

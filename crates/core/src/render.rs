@@ -1,0 +1,133 @@
+//! Plain-text rendering of log entries, for terminals and posts.
+//!
+//! Renders only what a [`LogEntry`] holds, so rendering a player's entry can never show more
+//! than that player's view allows.
+
+use crate::event::{Body, EventKind};
+use crate::table::Change;
+use crate::view::LogEntry;
+use serde_json::Value;
+
+/// A short form of a JSON value: strings unquoted, lists comma-separated.
+pub fn value(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "—".into(),
+        Value::Array(a) => a.iter().map(value).collect::<Vec<_>>().join(", "),
+        Value::Object(m) => m.iter().map(|(k, v)| format!("{k}: {}", value(v))).collect::<Vec<_>>().join(", "),
+        other => other.to_string(),
+    }
+}
+
+/// One line describing a change.
+pub fn change(c: &Change) -> String {
+    match c {
+        Change::Create { entity } => {
+            let owner = entity.owner.as_ref().map(|o| format!(", played by {o}")).unwrap_or_default();
+            format!("new {}: {}{owner}", entity.kind, entity.name)
+        }
+        Change::Remove { id } => format!("{id} leaves the table"),
+        Change::Rename { id, name } => format!("{id} is now called {name}"),
+        Change::SetVisibility { id, visibility } => format!("{id} is now {visibility}"),
+        Change::SetOwner { id, owner } => match owner {
+            Some(o) => format!("{id} now belongs to {o}"),
+            None => format!("{id} belongs to nobody"),
+        },
+        Change::Field { entity, field, value: Some(v), .. } => format!("{entity}.{field} = {}", value(v)),
+        Change::Field { entity, field, value: None, .. } => format!("{entity}.{field} cleared"),
+        Change::Trait { entity, value: t } => {
+            let mut extra = Vec::new();
+            if let Some(r) = t.rating {
+                extra.push(format!("rating {r}"));
+            }
+            if t.state != crate::traits::TraitState::Active {
+                extra.push(format!("{:?}", t.state).to_lowercase());
+            }
+            if t.uses > 0 {
+                extra.push(format!("used {}×", t.uses));
+            }
+            let extra = if extra.is_empty() { String::new() } else { format!(" ({})", extra.join(", ")) };
+            format!("{entity}: trait \"{}\"{extra}", t.name)
+        }
+        Change::RemoveTrait { entity, name } => format!("{entity}: trait \"{name}\" removed"),
+        Change::Pool { pool, before, after } => {
+            if after.len() == 1 {
+                let (b, a) = (before.values().sum::<i64>(), after.values().sum::<i64>());
+                let d = a - b;
+                format!("{pool}: {b} → {a} ({}{d})", if d >= 0 { "+" } else { "" })
+            } else {
+                let parts: Vec<String> = after
+                    .iter()
+                    .filter(|(k, v)| before.get(*k) != Some(*v))
+                    .map(|(k, v)| format!("{k} {} → {v}", before.get(k).copied().unwrap_or(0)))
+                    .collect();
+                format!("{pool}: {}", parts.join(", "))
+            }
+        }
+        Change::DefinePool { pool, def } => {
+            let cap = def.cap.map(|c| format!(", at most {c}")).unwrap_or_default();
+            format!("pool {pool}: {} token(s){cap}", def.total())
+        }
+        Change::Var { name, value: Some(v), .. } => format!("{name} = {}", value(v)),
+        Change::Var { name, value: None, .. } => format!("{name} cleared"),
+        Change::Round { round } => format!("round {round} ends"),
+        Change::Setting { key, value: v } => format!("setting {key} = {}", value(v)),
+        Change::Rules { sources } => format!("rules in force: {} file(s) by digest", sources.len()),
+    }
+}
+
+/// A multi-line rendering of an entry: a heading, then rolls, narration, changes and result.
+pub fn entry(e: &LogEntry) -> String {
+    let who = e.actor.as_ref().map(|a| a.to_string()).unwrap_or_else(|| "—".into());
+    let heading = match e.kind {
+        EventKind::Created => {
+            let ruleset = e
+                .detail
+                .as_ref()
+                .and_then(|d| d.get("ruleset"))
+                .and_then(|r| r.get("name"))
+                .map(value)
+                .unwrap_or_default();
+            format!("#{} campaign created on {ruleset}", e.seq)
+        }
+        EventKind::Action => format!("#{} {} by {who}", e.seq, e.action.clone().unwrap_or_default()),
+        EventKind::Reload => format!("#{} rules reloaded", e.seq),
+        EventKind::Reveal => format!("#{} dice seed revealed", e.seq),
+        EventKind::Migrated => format!("#{} file brought up to date (rules recorded by digest)", e.seq),
+    };
+    let mut lines = vec![heading];
+    let params: Vec<String> = e
+        .items
+        .iter()
+        .filter_map(|i| match i.body() {
+            Some(Body::Param { name, value: v }) if !v.is_null() => Some(format!("{name}={}", value(v))),
+            _ => None,
+        })
+        .collect();
+    if !params.is_empty() {
+        lines.push(format!("  with {}", params.join("; ")));
+    }
+    for i in &e.items {
+        let hidden = match i {
+            crate::view::LogItem::Hidden { hidden, .. } => Some(hidden),
+            _ => None,
+        };
+        match (i.body(), hidden) {
+            (Some(Body::Roll { roll }), _) => {
+                let label = roll.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default();
+                lines.push(format!("  roll {label}{}", roll.summary()));
+            }
+            (Some(Body::Say { text }), _) => lines.push(format!("  » {text}")),
+            (Some(Body::Change { change: c }), _)
+                if !matches!(c, Change::Rules { .. })
+                    && (!matches!(c, Change::Setting { .. }) || e.kind != EventKind::Created) =>
+            {
+                lines.push(format!("  · {}", change(c)))
+            }
+            (Some(Body::Result { value: v }), _) => lines.push(format!("  = {}", value(v))),
+            (None, Some(label)) => lines.push(format!("  · ({label})")),
+            _ => {}
+        }
+    }
+    lines.join("\n")
+}

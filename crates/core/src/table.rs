@@ -1,0 +1,345 @@
+//! The table: the whole state of a campaign, and the changes that build it.
+//!
+//! State is only ever modified by [`Table::apply`] with a [`Change`]. The campaign log records
+//! the changes each action made, so the state after any event is the fold of the changes before
+//! it; a transaction applies its changes to a working copy with the same function, which is why
+//! a committed action and a replayed log always agree.
+
+use crate::entity::{Entity, Field};
+use crate::pool::{Counts, Pool, PoolRef};
+use crate::traits::{self, Trait};
+use crate::visibility::Visibility;
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The state of a campaign.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Table {
+    /// Rounds ended so far (advanced by a ruleset's `end_round`).
+    #[serde(default)]
+    pub round: u64,
+    /// The ruleset settings in force.
+    #[serde(default)]
+    pub settings: IndexMap<String, Value>,
+    /// Table-level pools (Momentum, Threat, a white bag …).
+    #[serde(default)]
+    pub pools: IndexMap<String, Pool>,
+    #[serde(default)]
+    pub entities: IndexMap<String, Entity>,
+    /// Table-level values a ruleset keeps (the current challenge, a GM's tally …).
+    #[serde(default)]
+    pub vars: IndexMap<String, Field>,
+    /// Counter of the next roll generated from the campaign seed.
+    #[serde(default)]
+    pub next_roll: u64,
+    /// The sources of the rules in force, by digest: `ruleset/NAME` and `house/NAME` → the
+    /// SHA-256 of the file's name and text. Part of the state, so every snapshot and the hash
+    /// chain commit to the rules a campaign is played with.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rules: BTreeMap<String, String>,
+}
+
+/// One change to the table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Change {
+    Create {
+        entity: Entity,
+    },
+    Remove {
+        id: String,
+    },
+    Rename {
+        id: String,
+        name: String,
+    },
+    SetOwner {
+        id: String,
+        owner: Option<String>,
+    },
+    /// Changes who may see an entity.
+    SetVisibility {
+        id: String,
+        visibility: Visibility,
+    },
+    /// Sets (or, with no value, removes) a field.
+    Field {
+        entity: String,
+        field: String,
+        value: Option<Value>,
+        visibility: Visibility,
+    },
+    /// Adds a trait, or replaces the trait of the same name.
+    Trait {
+        entity: String,
+        #[serde(rename = "trait")]
+        value: Trait,
+    },
+    RemoveTrait {
+        entity: String,
+        name: String,
+    },
+    /// New counts of a pool (the old ones are kept for the log).
+    Pool {
+        pool: PoolRef,
+        before: Counts,
+        after: Counts,
+    },
+    /// Creates or redefines a pool (cap, floor, kinds).
+    DefinePool {
+        pool: PoolRef,
+        def: Pool,
+    },
+    Var {
+        name: String,
+        value: Option<Value>,
+        visibility: Visibility,
+    },
+    Round {
+        round: u64,
+    },
+    Setting {
+        key: String,
+        value: Value,
+    },
+    /// The rules now in force, by file digest.
+    Rules {
+        sources: BTreeMap<String, String>,
+    },
+}
+
+/// A change that does not fit the table it is applied to.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    #[error("there is no entity '{0}'")]
+    NoEntity(String),
+    #[error("an entity '{0}' already exists")]
+    EntityExists(String),
+    #[error("there is no pool '{0}'")]
+    NoPool(String),
+    #[error("'{entity}' has no trait \"{name}\"")]
+    NoTrait { entity: String, name: String },
+    #[error("{0}")]
+    Pool(#[from] crate::pool::PoolError),
+}
+
+impl Table {
+    pub fn entity(&self, id: &str) -> Result<&Entity, TableError> {
+        self.entities.get(id).ok_or_else(|| TableError::NoEntity(id.to_string()))
+    }
+
+    fn entity_mut(&mut self, id: &str) -> Result<&mut Entity, TableError> {
+        self.entities.get_mut(id).ok_or_else(|| TableError::NoEntity(id.to_string()))
+    }
+
+    /// Finds an entity by id, or else by exact name, or else by name ignoring case.
+    pub fn resolve(&self, id_or_name: &str) -> Option<&Entity> {
+        let t = id_or_name.trim();
+        self.entities
+            .get(t)
+            .or_else(|| self.entities.values().find(|e| e.name == t))
+            .or_else(|| self.entities.values().find(|e| e.name.eq_ignore_ascii_case(t)))
+    }
+
+    pub fn pool(&self, r: &PoolRef) -> Result<&Pool, TableError> {
+        let found = match &r.entity {
+            None => self.pools.get(&r.name),
+            Some(e) => self.entity(e)?.pools.get(&r.name),
+        };
+        found.ok_or_else(|| TableError::NoPool(r.to_string()))
+    }
+
+    fn pool_mut(&mut self, r: &PoolRef) -> Result<&mut Pool, TableError> {
+        let name = r.to_string();
+        let found = match &r.entity {
+            None => self.pools.get_mut(&r.name),
+            Some(e) => self.entity_mut(e)?.pools.get_mut(&r.name),
+        };
+        found.ok_or(TableError::NoPool(name))
+    }
+
+    /// Who may see a change, and whose it is (for owner-only values).
+    pub fn change_visibility(&self, change: &Change) -> (Visibility, Option<String>) {
+        let of_entity = |id: &str| -> (Visibility, Option<String>) {
+            match self.entities.get(id) {
+                Some(e) => (e.visibility, e.owner.clone()),
+                None => (Visibility::Public, None),
+            }
+        };
+        match change {
+            Change::Create { entity } => (entity.visibility, entity.owner.clone()),
+            Change::Remove { id } | Change::Rename { id, .. } | Change::SetOwner { id, .. } => of_entity(id),
+            // Those who could see it before, or can now, learn of the change.
+            Change::SetVisibility { id, visibility } => {
+                let (v, o) = of_entity(id);
+                (v.min(*visibility), o)
+            }
+            Change::Field { entity, visibility, .. } => {
+                let (v, o) = of_entity(entity);
+                (v.stricter(*visibility), o)
+            }
+            Change::Trait { entity, value } => {
+                let (v, o) = of_entity(entity);
+                (v.stricter(value.visibility), o)
+            }
+            Change::RemoveTrait { entity, name } => {
+                let (v, o) = of_entity(entity);
+                let tv = self
+                    .entities
+                    .get(entity)
+                    .and_then(|e| traits::find(&e.traits, name))
+                    .map(|t| t.visibility)
+                    .unwrap_or_default();
+                (v.stricter(tv), o)
+            }
+            Change::Pool { pool, .. } | Change::DefinePool { pool, .. } => {
+                let pv = match change {
+                    Change::DefinePool { def, .. } => {
+                        def.visibility.stricter(self.pool(pool).map(|p| p.visibility).unwrap_or_default())
+                    }
+                    _ => self.pool(pool).map(|p| p.visibility).unwrap_or_default(),
+                };
+                match &pool.entity {
+                    Some(e) => {
+                        let (v, o) = of_entity(e);
+                        (v.stricter(pv), o)
+                    }
+                    None => (pv, None),
+                }
+            }
+            Change::Var { name, visibility, .. } => {
+                let old = self.vars.get(name).map(|f| f.visibility).unwrap_or_default();
+                (visibility.stricter(old), None)
+            }
+            Change::Round { .. } | Change::Setting { .. } | Change::Rules { .. } => (Visibility::Public, None),
+        }
+    }
+
+    /// Applies one change, or refuses it without modifying anything.
+    pub fn apply(&mut self, change: &Change) -> Result<(), TableError> {
+        match change {
+            Change::Create { entity } => {
+                if self.entities.contains_key(&entity.id) {
+                    return Err(TableError::EntityExists(entity.id.clone()));
+                }
+                self.entities.insert(entity.id.clone(), entity.clone());
+            }
+            Change::Remove { id } => {
+                self.entities.shift_remove(id).ok_or_else(|| TableError::NoEntity(id.clone()))?;
+            }
+            Change::Rename { id, name } => self.entity_mut(id)?.name = name.clone(),
+            Change::SetOwner { id, owner } => self.entity_mut(id)?.owner = owner.clone(),
+            Change::SetVisibility { id, visibility } => self.entity_mut(id)?.visibility = *visibility,
+            Change::Field { entity, field, value, visibility } => {
+                let e = self.entity_mut(entity)?;
+                match value {
+                    Some(v) => {
+                        e.fields.insert(field.clone(), Field { value: v.clone(), visibility: *visibility });
+                    }
+                    None => {
+                        e.fields.shift_remove(field);
+                    }
+                }
+            }
+            Change::Trait { entity, value } => {
+                let e = self.entity_mut(entity)?;
+                match e.traits.iter().position(|t| t.name == value.name) {
+                    Some(i) => e.traits[i] = value.clone(),
+                    None => e.traits.push(value.clone()),
+                }
+            }
+            Change::RemoveTrait { entity, name } => {
+                let e = self.entity_mut(entity)?;
+                let i = e
+                    .traits
+                    .iter()
+                    .position(|t| &t.name == name)
+                    .ok_or_else(|| TableError::NoTrait { entity: entity.clone(), name: name.clone() })?;
+                e.traits.remove(i);
+            }
+            Change::Pool { pool, after, .. } => {
+                let name = pool.to_string();
+                let p = self.pool_mut(pool)?;
+                p.check(&name, after)?;
+                p.counts = after.clone();
+            }
+            Change::DefinePool { pool, def } => match &pool.entity {
+                None => {
+                    self.pools.insert(pool.name.clone(), def.clone());
+                }
+                Some(e) => {
+                    self.entity_mut(e)?.pools.insert(pool.name.clone(), def.clone());
+                }
+            },
+            Change::Var { name, value, visibility } => match value {
+                Some(v) => {
+                    self.vars.insert(name.clone(), Field { value: v.clone(), visibility: *visibility });
+                }
+                None => {
+                    self.vars.shift_remove(name);
+                }
+            },
+            Change::Round { round } => self.round = *round,
+            Change::Setting { key, value } => {
+                self.settings.insert(key.clone(), value.clone());
+            }
+            Change::Rules { sources } => self.rules = sources.clone(),
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hero(id: &str, owner: Option<&str>) -> Entity {
+        Entity {
+            id: id.into(),
+            kind: "character".into(),
+            name: id.into(),
+            owner: owner.map(Into::into),
+            visibility: Visibility::Public,
+            fields: IndexMap::new(),
+            traits: vec![],
+            pools: IndexMap::new(),
+        }
+    }
+
+    #[test]
+    fn changes_fold_into_state() {
+        let mut t = Table::default();
+        t.apply(&Change::Create { entity: hero("gandolf", Some("ann")) }).unwrap();
+        t.apply(&Change::Field {
+            entity: "gandolf".into(),
+            field: "mad".into(),
+            value: Some(7.into()),
+            visibility: Visibility::Public,
+        })
+        .unwrap();
+        t.apply(&Change::Trait { entity: "gandolf".into(), value: Trait::named("Magic!") }).unwrap();
+        t.apply(&Change::DefinePool {
+            pool: PoolRef::parse("momentum").unwrap(),
+            def: Pool::new(0, 0, Some(6), Visibility::Public),
+        })
+        .unwrap();
+        let r = PoolRef::parse("momentum").unwrap();
+        let after = t.pool(&r).unwrap().added("momentum", None, 3).unwrap();
+        t.apply(&Change::Pool { pool: r.clone(), before: t.pool(&r).unwrap().counts.clone(), after }).unwrap();
+        assert_eq!(t.pool(&r).unwrap().total(), 3);
+        assert_eq!(t.entity("gandolf").unwrap().fields["mad"].value, Value::from(7));
+        assert_eq!(t.resolve("GANDOLF").unwrap().id, "gandolf");
+        assert!(matches!(t.apply(&Change::Create { entity: hero("gandolf", None) }), Err(TableError::EntityExists(_))));
+        let bad = Change::Pool {
+            pool: r.clone(),
+            before: Counts::new(),
+            after: [("token".to_string(), 9)].into_iter().collect(),
+        };
+        let before = t.clone();
+        assert!(t.apply(&bad).is_err(), "a change past the cap is refused");
+        assert_eq!(t, before, "a refused change leaves the table as it was");
+    }
+}

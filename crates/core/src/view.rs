@@ -1,0 +1,282 @@
+//! Views: what one person at the table may see.
+//!
+//! [`table_view`], [`log_entry`] and [`action_forms`] are the only ways state leaves the
+//! engine — the CLI, the UI, the server and every export receive these, never the raw table.
+//! Each decides visibility with [`Role::sees`]: a value the viewer may not see is left out; a
+//! hidden pool shows only whether it is empty; a log item the viewer may not see shows its
+//! public label if it has one and is otherwise left out.
+
+use crate::event::{Body, EventKind, Header, Item};
+use crate::manifest::{Manifest, Permit};
+use crate::params::{self, Choices, ParamSpec};
+use crate::pool::Pool;
+use crate::table::Table;
+use crate::traits::Trait;
+use crate::visibility::{Role, Visibility};
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Identity of a ruleset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct RulesetInfo {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+}
+
+/// Public facts about a campaign.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CampaignInfo {
+    pub id: String,
+    pub name: String,
+    pub ruleset: RulesetInfo,
+    /// Number of events in the log.
+    pub events: u64,
+    /// Hex hash of the last event.
+    pub head: String,
+    /// Hex SHA-256 of the dice seed in force (the seed itself stays secret until revealed).
+    pub seed_commitment: String,
+}
+
+/// A pool as one viewer sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PoolView {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    pub visibility: Visibility,
+    /// The total, when the viewer may see it.
+    pub count: Option<i64>,
+    /// Counts per kind, for pools of several kinds the viewer may see.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<IndexMap<String, i64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cap: Option<i64>,
+    pub floor: i64,
+    /// For a hidden pool: whether it is empty (all anyone may learn).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty: Option<bool>,
+}
+
+/// An entity as one viewer sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct EntityView {
+    pub id: String,
+    pub kind: String,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    pub fields: IndexMap<String, Value>,
+    pub traits: Vec<Trait>,
+    pub pools: IndexMap<String, PoolView>,
+}
+
+/// The table as one viewer sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct View {
+    pub viewer: Role,
+    pub campaign: CampaignInfo,
+    pub round: u64,
+    pub settings: IndexMap<String, Value>,
+    pub pools: IndexMap<String, PoolView>,
+    pub entities: IndexMap<String, EntityView>,
+    pub vars: IndexMap<String, Value>,
+}
+
+fn pool_view(p: &Pool, vis: Visibility, owner: Option<&str>, role: &Role) -> PoolView {
+    let sees = role.sees(vis, owner);
+    PoolView {
+        label: p.label.clone(),
+        visibility: vis,
+        count: sees.then(|| p.total()),
+        counts: (sees && p.counts.len() > 1).then(|| p.counts.clone()),
+        cap: p.cap,
+        floor: p.floor,
+        empty: (vis == Visibility::Hidden).then(|| p.total() == 0),
+    }
+}
+
+/// The table as `role` may see it.
+pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
+    let entities = table
+        .entities
+        .values()
+        .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
+        .map(|e| {
+            let owner = e.owner.as_deref();
+            let view = EntityView {
+                id: e.id.clone(),
+                kind: e.kind.clone(),
+                name: e.name.clone(),
+                owner: e.owner.clone(),
+                fields: e
+                    .fields
+                    .iter()
+                    .filter(|(_, f)| role.sees(f.visibility, owner))
+                    .map(|(k, f)| (k.clone(), f.value.clone()))
+                    .collect(),
+                traits: e.traits.iter().filter(|t| role.sees(t.visibility, owner)).cloned().collect(),
+                pools: e.pools.iter().map(|(k, p)| (k.clone(), pool_view(p, p.visibility, owner, role))).collect(),
+            };
+            (e.id.clone(), view)
+        })
+        .collect();
+    View {
+        viewer: role.clone(),
+        campaign,
+        round: table.round,
+        settings: table.settings.clone(),
+        pools: table.pools.iter().map(|(k, p)| (k.clone(), pool_view(p, p.visibility, None, role))).collect(),
+        entities,
+        vars: table
+            .vars
+            .iter()
+            .filter(|(_, f)| role.sees(f.visibility, None))
+            .map(|(k, f)| (k.clone(), f.value.clone()))
+            .collect(),
+    }
+}
+
+/// One log item as a viewer sees it: the body, or only a public label.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[allow(clippy::large_enum_variant, reason = "made once per item to be serialised; a box would buy nothing")]
+pub enum LogItem {
+    Shown {
+        visibility: Visibility,
+        #[serde(flatten)]
+        body: Body,
+    },
+    Hidden {
+        visibility: Visibility,
+        #[serde(rename = "type")]
+        kind: HiddenItem,
+        /// What may be known of an item the viewer may not see.
+        hidden: String,
+    },
+}
+
+/// The `type` of an item the viewer may not see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HiddenItem {
+    Hidden,
+}
+
+impl LogItem {
+    pub fn body(&self) -> Option<&Body> {
+        match self {
+            LogItem::Shown { body, .. } => Some(body),
+            LogItem::Hidden { .. } => None,
+        }
+    }
+}
+
+/// One event as a viewer sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct LogEntry {
+    pub seq: u64,
+    /// Hex hash of this event (what `houserule verify --event N --hash H` checks).
+    pub hash: String,
+    pub at: String,
+    pub kind: EventKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<Role>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Value>,
+    pub items: Vec<LogItem>,
+}
+
+/// An event as `role` may see it.
+pub fn log_entry(header: &Header, items: &[Item], hash: &str, role: &Role) -> LogEntry {
+    let items = items
+        .iter()
+        .filter_map(|i| match &i.body {
+            Some(body) if role.sees(i.visibility, i.owner.as_deref()) => {
+                Some(LogItem::Shown { visibility: i.visibility, body: body.clone() })
+            }
+            _ => i.label.as_ref().map(|l| LogItem::Hidden {
+                visibility: i.visibility,
+                kind: HiddenItem::Hidden,
+                hidden: l.clone(),
+            }),
+        })
+        .collect();
+    LogEntry {
+        seq: header.seq,
+        hash: hash.to_string(),
+        at: header.at.clone(),
+        kind: header.kind,
+        actor: header.actor.clone(),
+        action: header.action.clone(),
+        detail: header.detail.clone(),
+        items,
+    }
+}
+
+/// A parameter of an action form.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ParamForm {
+    pub name: String,
+    #[serde(flatten)]
+    pub spec: ParamSpec,
+    /// The values the rules allow here, when the set is closed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choices: Option<Choices>,
+}
+
+/// An action a viewer may take, as a form.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ActionForm {
+    pub name: String,
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    pub who: Vec<Permit>,
+    pub params: Vec<ParamForm>,
+}
+
+/// The actions `role` may take now, with their parameters and choices.
+pub fn action_forms(manifest: &Manifest, table: &Table, role: &Role) -> Vec<ActionForm> {
+    manifest
+        .actions
+        .iter()
+        .filter(|(_, a)| match role {
+            Role::Gm => a.who.contains(&Permit::Gm),
+            Role::Player(p) => {
+                a.who.contains(&Permit::Player)
+                    || (a.who.contains(&Permit::Owner)
+                        && table.entities.values().any(|e| e.owner.as_deref() == Some(p.as_str())))
+            }
+            Role::Public => false,
+        })
+        .map(|(name, a)| {
+            let owned_only = !role.is_gm() && !a.who.contains(&Permit::Player);
+            let params = a
+                .params
+                .iter()
+                .map(|(pname, spec)| {
+                    let owned = owned_only && a.owner_param.as_deref() == Some(pname.as_str());
+                    ParamForm {
+                        name: pname.clone(),
+                        spec: spec.clone(),
+                        choices: params::choices(spec, table, role, owned),
+                    }
+                })
+                .collect();
+            ActionForm {
+                name: name.clone(),
+                label: a.label.clone().unwrap_or_else(|| name.replace('_', " ")),
+                help: a.help.clone(),
+                group: a.group.clone(),
+                who: a.who.clone(),
+                params,
+            }
+        })
+        .collect()
+}

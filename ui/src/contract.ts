@@ -1,0 +1,688 @@
+// The contract between the UI and the app layer, generated from the Rust types by
+// `houserule ui-contract ui/src/contract.ts`. Do not edit: a test fails when it is stale.
+
+/** Joining: a player by name, or the GM with the secret (browsers); nothing (desktop). */
+export type Join = {
+  name?: string | null;
+  secret?: string | null;
+};
+
+/** Who joined, and the campaign in play. */
+export type Joined = {
+  role: Role;
+  campaign?: CampaignInfo | null;
+  /** The campaign file, where the front end may show it. */
+  file?: string | null;
+  host: Host;
+};
+
+/** gm, player:NAME, or public */
+export type Role = string;
+
+/** Public facts about a campaign. */
+export type CampaignInfo = {
+  id: string;
+  name: string;
+  ruleset: RulesetInfo;
+  /** Number of events in the log. */
+  events: number;
+  /** Hex hash of the last event. */
+  head: string;
+  /** Hex SHA-256 of the dice seed in force (the seed itself stays secret until revealed). */
+  seed_commitment: string;
+};
+
+/** Identity of a ruleset. */
+export type RulesetInfo = {
+  id: string;
+  name: string;
+  version: string;
+};
+
+/** Where a call comes from. */
+export type Host = "desktop" | "server";
+
+/** No parameters. */
+export type Nothing = Record<string, never>;
+
+/** A ruleset a campaign can be created on, with the settings a GM may pick. */
+export type RulesetChoice = {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  settings: Record<string, SettingSpec>;
+};
+
+/** A setting a GM can change when creating a campaign (and house rules can override). */
+export type SettingSpec = {
+  type: SettingType;
+  default: unknown;
+  label?: string | null;
+  help?: string | null;
+  min?: number | null;
+  max?: number | null;
+  options?: string[];
+};
+
+/** The type of a setting. */
+export type SettingType = "int" | "bool" | "text" | "choice";
+
+/** A campaign to create (`path`: where the desktop app saves it; the server plays its own file). */
+export type Create = {
+  ruleset: string;
+  settings?: Record<string, unknown>;
+  name?: string;
+  path?: string | null;
+};
+
+/** A campaign file to open. */
+export type Open = {
+  path: string;
+};
+
+/** Whose view or actions: `as` is a role (`player:NAME`); the GM may name anyone. */
+export type As = {
+  as?: string | null;
+};
+
+/** The table as one viewer sees it. */
+export type View = {
+  viewer: Role;
+  campaign: CampaignInfo;
+  round: number;
+  settings: Record<string, unknown>;
+  pools: Record<string, PoolView>;
+  entities: Record<string, EntityView>;
+  vars: Record<string, unknown>;
+};
+
+/** A pool as one viewer sees it. */
+export type PoolView = {
+  label?: string | null;
+  visibility: Visibility;
+  /** The total, when the viewer may see it. */
+  count?: number | null;
+  /** Counts per kind, for pools of several kinds the viewer may see. */
+  counts?: Record<string, number> | null;
+  cap?: number | null;
+  floor: number;
+  /** For a hidden pool: whether it is empty (all anyone may learn). */
+  empty?: boolean | null;
+};
+
+/** Who may see a value. Ordered from most to least open: combining two visibilities (an owner-only field on a GM-only entity) takes the stricter one. */
+export type Visibility = "public" | "owner" | "gm" | "hidden";
+
+/** An entity as one viewer sees it. */
+export type EntityView = {
+  id: string;
+  kind: string;
+  name: string;
+  owner?: string | null;
+  fields: Record<string, unknown>;
+  traits: Trait[];
+  pools: Record<string, PoolView>;
+};
+
+/** A trait. */
+export type Trait = {
+  name: string;
+  rating?: number | null;
+  category?: string | null;
+  state?: TraitState;
+  uses?: number;
+  tags?: string[];
+  visibility?: Visibility;
+  note?: string | null;
+};
+
+/** Whether a trait can be used. */
+export type TraitState = "active" | "sealed" | "spent";
+
+/** An action a viewer may take, as a form. */
+export type ActionForm = {
+  name: string;
+  label: string;
+  help?: string | null;
+  group?: string | null;
+  who: Permit[];
+  params: ParamForm[];
+};
+
+/** Who may take an action. */
+export type Permit = "gm" | "player" | "owner";
+
+/** A parameter of an action form. */
+export type ParamForm = {
+  name: string;
+  /** The values the rules allow here, when the set is closed. */
+  choices?: Choices | null;
+  type: ParamType;
+  label?: string | null;
+  help?: string | null;
+  /** May be left out; scripts then see `()` (or `default`). */
+  optional?: boolean;
+  default?: unknown;
+  min?: number | null;
+  max?: number | null;
+  options?: string[];
+  /** For `entity`: the entity kind required. */
+  kind?: string | null;
+  /** For `entity`: any of these kinds. */
+  kinds?: string[];
+  /** The rule a refusal of this parameter names, such as "TRAITS" or "MAD". */
+  rule?: string | null;
+  /** For `trait`: the parameter (or record field) that names the entity owning the trait. */
+  entity?: string | null;
+  /** For `trait`: only traits of this category. */
+  category?: string | null;
+  /** For `list` and `map`: the item type. */
+  of?: ItemSpec | null;
+  /** For `record`: the fields. */
+  fields?: Record<string, ParamSpec>;
+  min_items?: number | null;
+  max_items?: number | null;
+  max_len?: number | null;
+  /** A secret value: in the log, only the GM and the player who gave it see it. */
+  secret?: boolean;
+};
+
+/** What a form may offer for one parameter, given the table and who is asking. */
+export type Choices = {
+  from: "options";
+  values: string[];
+} | {
+  from: "entities";
+  values: EntityChoice[];
+} | {
+  from: "traits";
+  entity: string;
+  by_entity: Record<string, string[]>;
+};
+
+/** An entity a form may offer. */
+export type EntityChoice = {
+  id: string;
+  name: string;
+};
+
+/** The type of a parameter. */
+export type ParamType = "int" | "bool" | "text" | "choice" | "dice" | "entity" | "trait" | "pool" | "list" | "map" | "record";
+
+/** The item type of a list or map: a bare type name, or a full spec. */
+export type ItemSpec = ParamType | ParamSpec;
+
+/** A declared parameter. */
+export type ParamSpec = {
+  type: ParamType;
+  label?: string | null;
+  help?: string | null;
+  /** May be left out; scripts then see `()` (or `default`). */
+  optional?: boolean;
+  default?: unknown;
+  min?: number | null;
+  max?: number | null;
+  options?: string[];
+  /** For `entity`: the entity kind required. */
+  kind?: string | null;
+  /** For `entity`: any of these kinds. */
+  kinds?: string[];
+  /** The rule a refusal of this parameter names, such as "TRAITS" or "MAD". */
+  rule?: string | null;
+  /** For `trait`: the parameter (or record field) that names the entity owning the trait. */
+  entity?: string | null;
+  /** For `trait`: only traits of this category. */
+  category?: string | null;
+  /** For `list` and `map`: the item type. */
+  of?: ItemSpec | null;
+  /** For `record`: the fields. */
+  fields?: Record<string, ParamSpec>;
+  min_items?: number | null;
+  max_items?: number | null;
+  max_len?: number | null;
+  /** A secret value: in the log, only the GM and the player who gave it see it. */
+  secret?: boolean;
+};
+
+/** A page of the log: the last `limit` events from `from` on (defaults: from 1, 200 events). */
+export type LogPage = {
+  as?: string | null;
+  from?: number;
+  limit?: number;
+};
+
+/** One event as a viewer sees it. */
+export type LogEntry = {
+  seq: number;
+  /** Hex hash of this event (what `houserule verify --event N --hash H` checks). */
+  hash: string;
+  at: string;
+  kind: EventKind;
+  actor?: Role | null;
+  action?: string | null;
+  detail?: unknown;
+  items: LogItem[];
+};
+
+/** What an event records. */
+export type EventKind = "created" | "action" | "reload" | "reveal" | "migrated";
+
+/** One log item as a viewer sees it: the body, or only a public label. */
+export type LogItem = {
+  visibility: Visibility;
+} & ({
+  type: "param";
+  name: string;
+  value: unknown;
+} | {
+  type: "roll";
+  roll: Roll;
+} | {
+  type: "change";
+  change: Change;
+} | {
+  type: "say";
+  text: string;
+} | {
+  type: "result";
+  value: unknown;
+}) | {
+  visibility: Visibility;
+  type: HiddenItem;
+  /** What may be known of an item the viewer may not see. */
+  hidden: string;
+};
+
+/** A complete roll: the expression, every die, and the result. */
+export type Roll = {
+  expr: string;
+  label?: string | null;
+  source: RollSource;
+  terms: TermRoll[];
+  total: number;
+  /** Total successes, when any term counts successes. */
+  successes?: number | null;
+};
+
+/** Where the faces of a roll came from. */
+export type RollSource = {
+  generated: {
+    counter: number;
+  };
+} | "forced";
+
+/** One term of a rolled expression: a group of dice or a constant. */
+export type TermRoll = {
+  /** The term as written, with its sign: `+4d6kh3`, `-2`. */
+  term: string;
+  dice?: Die[];
+  /** What the term adds to the total (negative for a subtracted term). */
+  value: number;
+  successes?: number | null;
+};
+
+/** One die as rolled. */
+export type Die = {
+  sides: Sides;
+  face: number;
+  /** False when a keep/drop modifier dropped this die. */
+  kept?: boolean;
+  /** This die met the explode condition and caused another die to be rolled. */
+  exploded?: boolean;
+  /** This die was added by an explosion. */
+  bonus?: boolean;
+  /** Set when the term counts successes. */
+  success?: boolean | null;
+  /** Marks a ruleset put on the die, such as "critical" or "complication". */
+  marks?: string[];
+};
+
+/** The kind of die: d6, d20, dF (Fudge) or d% (percentile) */
+export type Sides = string;
+
+/** One change to the table. */
+export type Change = {
+  op: "create";
+  entity: Entity;
+} | {
+  op: "remove";
+  id: string;
+} | {
+  op: "rename";
+  id: string;
+  name: string;
+} | {
+  op: "set_owner";
+  id: string;
+  owner?: string | null;
+} | {
+  op: "set_visibility";
+  id: string;
+  visibility: Visibility;
+} | {
+  op: "field";
+  entity: string;
+  field: string;
+  value?: unknown;
+  visibility: Visibility;
+} | {
+  op: "trait";
+  entity: string;
+  trait: Trait;
+} | {
+  op: "remove_trait";
+  entity: string;
+  name: string;
+} | {
+  op: "pool";
+  pool: PoolRef;
+  before: Record<string, number>;
+  after: Record<string, number>;
+} | {
+  op: "define_pool";
+  pool: PoolRef;
+  def: Pool;
+} | {
+  op: "var";
+  name: string;
+  value?: unknown;
+  visibility: Visibility;
+} | {
+  op: "round";
+  round: number;
+} | {
+  op: "setting";
+  key: string;
+  value: unknown;
+} | {
+  op: "rules";
+  sources: Record<string, string>;
+};
+
+/** One entity on the table. */
+export type Entity = {
+  id: string;
+  kind: string;
+  name: string;
+  owner?: string | null;
+  visibility?: Visibility;
+  fields?: Record<string, Field>;
+  traits?: Trait[];
+  pools?: Record<string, Pool>;
+};
+
+/** A value with its visibility. */
+export type Field = {
+  value: unknown;
+  visibility?: Visibility;
+};
+
+/** A pool of tokens. */
+export type Pool = {
+  label?: string | null;
+  counts: Record<string, number>;
+  floor?: number;
+  cap?: number | null;
+  visibility?: Visibility;
+};
+
+/** A pool: NAME (a table pool) or ENTITY.NAME */
+export type PoolRef = string;
+
+/** The `type` of an item the viewer may not see. */
+export type HiddenItem = "hidden";
+
+/** An action: its parameters as the user typed them (text, or JSON for lists and records), and dice rolled by hand — a list of faces, or the faces as typed ("4, 6, +, -"). */
+export type Act = {
+  as?: string | null;
+  action: string;
+  params?: Record<string, unknown>;
+  dice?: Dice | null;
+};
+
+/** Dice rolled by hand. */
+export type Dice = number[] | string;
+
+/** The outcome of an action, as the actor may see it. */
+export type Acted = {
+  event: LogEntry;
+  /** What the action's function returned. */
+  result: unknown;
+  /** What the scripts printed (for homebrewers; not part of the log). */
+  script_log?: string[];
+};
+
+/** A parsed and validated `plugin.toml`. */
+export type Manifest = {
+  /** Lowercase id: letters, digits, `-` and `_`. */
+  id: string;
+  name: string;
+  version: string;
+  /** The plugin API version the ruleset was written for. */
+  api: number;
+  /** The entry script, in the plugin folder. */
+  entry: string;
+  /** More scripts, merged after the entry in this order. Every function in them can be replaced by a house rule. */
+  scripts?: string[];
+  description?: string;
+  settings?: Record<string, SettingSpec>;
+  kinds?: Record<string, KindSpec>;
+  pools?: Record<string, PoolSpec>;
+  actions?: Record<string, ActionSpec>;
+  hooks?: Hooks;
+};
+
+/** An entity kind the ruleset puts on the table. */
+export type KindSpec = {
+  label?: string | null;
+  /** Default visibility of entities of this kind. */
+  visibility?: Visibility;
+  /** Declared fields, with their visibility (undeclared fields are public). */
+  fields?: Record<string, FieldSpec>;
+  /** Pools every entity of this kind gets. */
+  pools?: Record<string, PoolSpec>;
+};
+
+/** A declared field. */
+export type FieldSpec = {
+  label?: string | null;
+  visibility?: Visibility;
+  help?: string | null;
+};
+
+/** A declared pool. */
+export type PoolSpec = {
+  label?: string | null;
+  initial?: Initial;
+  /** Take the initial total from this int setting instead. */
+  initial_setting?: string | null;
+  /** Token kinds; none means one kind, `token`. */
+  kinds?: string[];
+  floor?: number;
+  cap?: number | null;
+  /** Take the cap from this int setting instead. */
+  cap_setting?: string | null;
+  visibility?: Visibility;
+};
+
+/** Initial counts of a pool: a total for a single-kind pool, or counts per kind. */
+export type Initial = number | Record<string, number>;
+
+/** A declared action. */
+export type ActionSpec = {
+  label?: string | null;
+  help?: string | null;
+  /** A heading to group actions under in a form list. */
+  group?: string | null;
+  who?: Permit[];
+  /** The entity parameter whose owner may act under `owner`. */
+  owner_param?: string | null;
+  /** The script function to call; defaults to the action name. */
+  function?: string | null;
+  params?: Record<string, ParamSpec>;
+};
+
+/** Script functions the engine calls at fixed points. */
+export type Hooks = {
+  /** `fn(t)` when a campaign is created, after settings and pools are in place. */
+  setup?: string | null;
+  /** `fn(t, action, params)` before every action; throw to refuse it. */
+  before_action?: string | null;
+  /** `fn(t, roll)` after every roll a script makes. */
+  after_roll?: string | null;
+  /** `fn(t, round)` when a script ends a round with `t.end_round()`. */
+  round_end?: string | null;
+};
+
+/** The campaign's house rules, and the ruleset scripts they may replace functions of. */
+export type HouseRulesState = {
+  files: HouseRuleText[];
+  /** The ruleset's own scripts (read-only in the editor; copy a function into a house rule to change it). */
+  ruleset_files: HouseRuleText[];
+};
+
+/** A house-rule file with its text, for the editor. */
+export type HouseRuleText = {
+  name: string;
+  text: string;
+  functions: HouseFunction[];
+};
+
+/** A function a house rule defines. */
+export type HouseFunction = {
+  file: string;
+  name: string;
+  arity: number;
+  /** It replaces the ruleset's function of the same name and arity (otherwise it is new). */
+  replaces: boolean;
+};
+
+/** A house rule to save. */
+export type SaveHouseRule = {
+  name: string;
+  text: string;
+};
+
+/** What a reload changed. */
+export type ReloadReport = {
+  /** The reload event. */
+  seq: number;
+  hash: string;
+  ruleset: RulesetInfo;
+  /** Files added, changed or removed, as `ruleset/rules.rhai` or `house/boss.rhai`. */
+  changed: string[];
+  /** Digest of everything now in force (ruleset and house rules). */
+  digest: string;
+  /** Settings whose value changed. */
+  settings: Record<string, unknown>;
+};
+
+/** A house rule to remove. */
+export type HouseRuleName = {
+  name: string;
+};
+
+/** Something a front end shows as it happens. */
+export type AppEvent = {
+  type: "opened";
+  campaign: CampaignInfo;
+} | {
+  type: "session";
+  event: SessionEvent;
+};
+
+/** Something that happened in a session. */
+export type SessionEvent = {
+  type: "committed";
+  seq: number;
+  actor: Role;
+  action: string;
+} | {
+  type: "reloaded";
+  report: ReloadReport;
+} | {
+  type: "reload_failed";
+  problems: Diagnostic[];
+} | {
+  type: "watching";
+  ruleset?: string | null;
+  house?: string | null;
+};
+
+/** A problem as shown to users: `file:line:col: message`, with the parts separately. */
+export type Diagnostic = {
+  file: string;
+  line?: number | null;
+  column?: number | null;
+  /** The manifest field, for manifest problems. */
+  field?: string | null;
+  message: string;
+  /** `file:line:col: message`, as printed. */
+  text: string;
+};
+
+/** One serialisable error for callers that show errors to users. */
+export type ErrorReport = {
+  code: ErrorCode;
+  message: string;
+  /** The parameter at fault, for `bad_param`. */
+  param?: string | null;
+  /** The script failure with its place, for `refused`, `script_error` and `script_limit`. */
+  script?: ScriptError | null;
+  /** Problems with their places (rules or a house rule that do not load). */
+  diagnostics?: Diagnostic[];
+};
+
+/** What kind of failure happened. */
+export type ErrorCode = "unknown_action" | "forbidden" | "bad_param" | "refused" | "script_error" | "script_limit" | "sandbox" | "dice" | "storage" | "bad_file" | "player_copy" | "invalid_plugin" | "invalid_house_rule" | "bad_setting" | "unknown_ruleset" | "no_campaign" | "bad_request" | "io" | "exists" | "no_tests" | "disconnected" | "internal";
+
+/** A script failure with its place. */
+export type ScriptError = {
+  kind: ScriptErrorKind;
+  file: string;
+  /** 1-based; 0 when unknown. */
+  line: number;
+  column: number;
+  message: string;
+  /** Script functions the error passed through, outermost first. */
+  trace?: string[];
+};
+
+/** What kind of failure a script had. */
+export type ScriptErrorKind = "syntax" | "runtime" | "refused" | "limit";
+
+/** Each call of the app layer, by name: its parameters and its result. */
+export interface Calls {
+  /** Who the caller is, and the campaign in play (the server binds a connection's identity here). */
+  hello: { params: Join; result: Joined };
+  /** The rulesets a campaign can be created on, with the settings a GM may pick. */
+  rulesets: { params: Nothing; result: RulesetChoice[] };
+  /** Creates a campaign on a ruleset and plays it. */
+  create: { params: Create; result: CampaignInfo };
+  /** Opens a campaign file and plays it. */
+  open: { params: Open; result: CampaignInfo };
+  /** Recently opened campaign files, newest first. */
+  recent: { params: Nothing; result: string[] };
+  /** The campaign in play, if any. */
+  campaign: { params: Nothing; result: CampaignInfo | null };
+  /** The table as the caller (or, for the GM, the player named by `as`) may see it. */
+  view: { params: As; result: View };
+  /** The actions the viewer may take now, as forms. */
+  actions: { params: As; result: ActionForm[] };
+  /** A page of the log as the viewer may see it. */
+  log: { params: LogPage; result: LogEntry[] };
+  /** Takes an action; the parameters go as typed, the engine parses them. */
+  act: { params: Act; result: Acted };
+  /** The ruleset's manifest: the labels of kinds, fields and pools. */
+  manifest: { params: Nothing; result: Manifest };
+  /** The house rules and the ruleset's scripts, for the editor. */
+  house_rules: { params: Nothing; result: HouseRulesState };
+  /** Saves a house rule: checked in the sandbox, then swapped in, or refused with its place. */
+  save_house_rule: { params: SaveHouseRule; result: ReloadReport | null };
+  /** Removes a house rule. */
+  remove_house_rule: { params: HouseRuleName; result: ReloadReport | null };
+}
+
+/** A call's name. */
+export type Method = keyof Calls;
