@@ -6,7 +6,7 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, openPage, startServer, until } from "./support.mjs";
+import { inviteLink, launchBrowser, openPage, startServer, until } from "./support.mjs";
 
 const RULESETS = ["Fudge Firefight!", "Fumbles", "Generic table", "RFI: Freelancers", "Savage Worlds (with house rules)", "Stones"];
 
@@ -99,9 +99,8 @@ describe("every bundled ruleset", { timeout: 300_000 }, () => {
       assert.match(await pools.getByRole("listitem", { name: "White bag" }).innerText(), /not empty/, "nobody counts the white bag");
       assert.match(await pools.getByRole("listitem", { name: "Black bowl" }).innerText(), /20/, "the GM counts the black bowl");
 
-      const { page: player } = await openPage(browser, server.url, errors);
-      await player.getByLabel("Your name").fill("cy");
-      await player.getByRole("button", { name: "Join the table" }).click();
+      const link = await inviteLink(page, "cy");
+      const { page: player } = await openPage(browser, link, errors);
       const theirs = player.getByRole("list", { name: "Table pools" });
       await theirs.waitFor();
       assert.match(await theirs.getByRole("listitem", { name: "White bag" }).innerText(), /not empty/);

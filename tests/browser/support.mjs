@@ -35,7 +35,7 @@ export function uiDist() {
  * Starts `houserule serve` on a campaign file that does not exist yet (the GM creates it in
  * the browser). Resolves once the server printed its address.
  */
-export async function startServer({ secret = "table-secret" } = {}) {
+export async function startServer({ secret = "table-secret-for-the-browser-tests" } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "houserule-browser-"));
   const file = join(dir, "table.houserule");
   const env = { ...process.env, HOUSERULE_PLUGINS: process.env.HOUSERULE_PLUGINS ?? join(repo, "plugins") };
@@ -104,6 +104,24 @@ export async function openPage(browser, url, errors) {
   });
   await page.goto(url);
   return { context, page };
+}
+
+/**
+ * The GM makes a join link for `player` on the Players screen and returns it (then goes back
+ * to the table). `shot` names a screenshot of the link and its QR code.
+ */
+export async function inviteLink(gm, player, shot = null) {
+  await gm.getByRole("tab", { name: "Players" }).click();
+  await gm.getByLabel("Player name").fill(player);
+  await gm.getByRole("button", { name: "Make a join link" }).click();
+  const box = gm.getByRole("textbox", { name: `Join link for ${player}` });
+  await box.waitFor();
+  const link = await box.inputValue();
+  await gm.getByRole("img", { name: `QR code of the join link for ${player}` }).waitFor();
+  if (shot) await screenshot(gm, shot);
+  await gm.getByRole("button", { name: "Done" }).click();
+  await gm.getByRole("tab", { name: "Table" }).click();
+  return link;
 }
 
 /** Polls `probe` until it returns true; fails with `what` and the last value seen. */

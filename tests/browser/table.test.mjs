@@ -1,7 +1,10 @@
 // Browser end-to-end tests of the table UI against `houserule serve`:
 // 1. the GM creates a Fumbles campaign, adds characters and a challenge through the action
 //    forms, plays a challenge turn with dice typed in, and sees the CR drop and the dice;
-// 2. a player in a second browser sees all of it live and none of the GM-only values;
+// 2. a player joins in a second browser with the join link the GM made for her (copy link /
+//    QR code), is remembered by her browser, sees all of it live and none of the GM-only
+//    values, cannot act as another player by any message, cannot be reached from a page of
+//    another origin, and may type in her own dice only once the GM allows it;
 // 3. a house rule with a syntax error shows its file, line and column in the editor while
 //    the table keeps working; then the rule is fixed and removed.
 // Screenshots of the main screens go to target/screenshots/ (docs/screenshots/ with HOUSERULE_SCREENSHOTS=docs/screenshots).
@@ -11,7 +14,7 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, openPage, screenshot, startServer, until } from "./support.mjs";
+import { inviteLink, launchBrowser, openPage, screenshot, startServer, until } from "./support.mjs";
 
 const CAPSTONE_NOTE = "The chieftain arrives";
 
@@ -121,11 +124,16 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     await gm.getByRole("article", { name: "Goblins at 3" }).waitFor();
     assert.ok((await gm.getByRole("main", { name: "Table" }).innerText()).includes(CAPSTONE_NOTE), "the GM sees the capstone's note");
 
-    // The player joins now, in a second browser, and stays on the page from here on.
-    ({ page: ann } = await openPage(browser, server.url, errors));
-    await ann.getByLabel("Your name").fill("ann");
-    await ann.getByRole("button", { name: "Join the table" }).click();
+    // The player joins now, in a second browser, with the link the GM made for her.
+    const link = await inviteLink(gm, "ann", "invite");
+    assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#join=[0-9a-f]{40}$/, `a link to this table with a 160-bit token: ${link}`);
+    ({ page: ann } = await openPage(browser, link, errors));
     await ann.getByRole("article", { name: "Gandolf" }).waitFor();
+    assert.equal(new URL(ann.url()).hash, "", "the token is taken off the address bar");
+    // Her browser remembers the link: the table's plain address joins her again.
+    await ann.goto(server.url);
+    await ann.getByRole("article", { name: "Gandolf" }).waitFor();
+    assert.equal(await ann.getByLabel("You are").innerText(), "ann", "she is ann again without the link");
     assert.equal(await meterValue(ann, "Goblins", "CR"), "6");
     await ann.evaluate(() => {
       window.__sameDocument = true;
@@ -178,8 +186,83 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     const refusal = annRoll.getByRole("alert");
     await refusal.waitFor();
     assert.match(await refusal.innerText(), /TURNS/, "the refusal names its rule");
+    // Houserule rolls for her: no dice field until the GM lets her type in her own.
+    assert.equal(await annRoll.getByLabel("Dice rolled by hand").count(), 0, "no dice by hand for a player by default");
     await showForm(ann, "Challenge roll");
     await screenshot(ann, "player-view");
+
+    // No message makes her someone else: her own socket, her own token, every trick refused.
+    const tricks = await ann.evaluate(async () => {
+      const socket = new WebSocket(`ws://${location.host}/ws`);
+      await new Promise((ok, fail) => {
+        socket.onopen = ok;
+        socket.onerror = fail;
+      });
+      let id = 0;
+      const call = (method, params) =>
+        new Promise((ok) => {
+          const mine = ++id;
+          const listen = (m) => {
+            const v = JSON.parse(m.data);
+            if (v.id !== mine) return;
+            socket.removeEventListener("message", listen);
+            ok(v.error ? `refused:${v.error.code}` : v.result);
+          };
+          socket.addEventListener("message", listen);
+          socket.send(JSON.stringify({ id: mine, method, params }));
+        });
+      const entropy = "ab".repeat(32);
+      const out = {};
+      out.byName = await call("hello", { name: "bo" });
+      out.guess = await call("hello", { invite: "0".repeat(40) });
+      const joined = await call("hello", { invite: localStorage.getItem("houserule.invite") });
+      out.joined = joined.role;
+      out.rehello = await call("hello", { secret: "table-secret-for-the-browser-tests" });
+      out.viewBo = await call("view", { as: "player:bo" });
+      out.actBo = await call("act", { as: "player:bo", action: "trait_check", params: {}, entropy });
+      out.actGm = await call("act", { as: "gm", action: "end_turn", params: {}, entropy });
+      out.invite = await call("invite", { player: "bo" });
+      out.allow = await call("allow_typed_dice", { player: "ann", allowed: true });
+      out.typed = await call("act", { action: "challenge_roll", params: { character: "gandolf", attack: ["Magic!"], defense: [] }, dice: [6], entropy });
+      out.still = (await call("hello", {})).role;
+      socket.close();
+      return out;
+    });
+    assert.deepEqual(tricks, {
+      byName: "refused:bad_request",
+      guess: "refused:forbidden",
+      joined: "player:ann",
+      rehello: "refused:forbidden",
+      viewBo: "refused:forbidden",
+      actBo: "refused:forbidden",
+      actGm: "refused:forbidden",
+      invite: "refused:forbidden",
+      allow: "refused:forbidden",
+      typed: "refused:forbidden",
+      still: "player:ann",
+    });
+
+    // A page of another origin (the same server under another name) cannot open the socket.
+    const foreign = await ann.context().newPage();
+    await foreign.goto(server.url.replace("127.0.0.1", "localhost"));
+    const opened = await foreign.evaluate(
+      (target) =>
+        new Promise((done) => {
+          const s = new WebSocket(target);
+          s.onopen = () => done("opened");
+          s.onerror = () => done("refused");
+        }),
+      server.url.replace("http://", "ws://") + "ws",
+    );
+    assert.equal(opened, "refused", "a foreign Origin is refused");
+    await foreign.close();
+
+    // The GM lets ann type in her dice (a public event); her form grows the field.
+    await gm.getByRole("tab", { name: "Players" }).click();
+    await gm.getByRole("row", { name: /ann/ }).getByLabel("may type in their own dice").check();
+    await gm.getByRole("tab", { name: "Table" }).click();
+    await annRoll.getByLabel("Dice rolled by hand").waitFor();
+    await until("ann's log shows the permission", async () => (await annLog.getByRole("listitem").filter({ hasText: "Table permission changed" }).count()) > 0);
 
     // The GM previews ann's view: the note goes away there too.
     await gm.getByLabel("View as").selectOption({ label: "ann" });
@@ -194,10 +277,13 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     await until("ann sees turn 2", async () => /Turn\s+2/.test(await ann.getByRole("article", { name: "Goblins", exact: true }).innerText()));
     await ann.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "End the turn" }).first().waitFor();
 
-    // ann rolls for herself this turn, letting Houserule roll the dice.
+    // ann rolls for herself this turn, with dice she rolled by hand (the GM allowed it).
     await annRoll.getByRole("group", { name: "Attack" }).getByLabel("Magic!", { exact: true }).check();
     await annRoll.getByRole("group", { name: "Defense" }).getByLabel("Barrier", { exact: true }).check();
+    await annRoll.getByLabel("Dice rolled by hand").fill("5, 2, 3");
     await submit(annRoll, "Challenge roll");
+    const annEntry = annLog.getByRole("listitem").filter({ hasText: "Challenge roll" }).first();
+    await until("ann's own roll is marked by hand", async () => (await annEntry.getByText("by hand").count()) > 0);
     await until("the GM sees ann's roll", async () => (await gm.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "ann" }).filter({ hasText: "Challenge roll" }).count()) > 0);
     await gm.getByRole("button", { name: "End the turn", exact: true, expanded: true }).click();
     await screenshot(gm, "log-dice");
@@ -245,7 +331,7 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     assert.match(await saved.innerText(), /house\/boss-costs\.rhai \(added\)/);
     assert.equal(await gm.locator(".cm-lintRange-error").count(), 0, "the markers are gone");
     const files = gm.getByRole("navigation", { name: "Rule files" });
-    assert.match(await files.innerText(), /afflict_cost\(0\)\s*replaces/i, "the file list shows the function it replaces");
+    await until("the file list shows the function it replaces", async () => /afflict_cost\(0\)\s*replaces/i.test(await files.innerText()));
     await until("ann's log tells the rules changed", async () => (await ann.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "Rules changed" }).count()) > 0);
 
     // Remove it again.

@@ -1,6 +1,8 @@
 //! share, reveal, post, info, and opening files that came from elsewhere.
 
 use crate::support::{generic_campaign, houserule, houserule_with, json, repo};
+use houserule_core::dice::RollSource;
+use serde_json::Value;
 use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -130,8 +132,54 @@ fn reveal_lets_anyone_check_the_rolls_and_a_redone_roll_fails() {
     json(&["verify", &before], 0, "verify");
 }
 
+/// Every roll of an action mixes in the entropy its actor supplied: after a reveal, `verify`
+/// recomputes each from the seed, its counter and that entropy — and a roll whose recorded
+/// entropy was changed (the chain resealed, so only the dice check can tell) fails.
+#[test]
+fn rolls_mix_in_the_actors_entropy_and_verify_recomputes_it() {
+    let (_d, f) = played();
+    let log = json(&["log", &f], 0, "log");
+    let generated: Vec<&Value> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["items"].as_array().unwrap())
+        .filter(|i| i["type"] == "roll" && i["roll"]["source"]["generated"].is_object())
+        .collect();
+    assert!(!generated.is_empty());
+    for roll in &generated {
+        let e = roll["roll"]["source"]["generated"]["entropy"].as_str().unwrap_or("");
+        assert_eq!(e.len(), 64, "each generated roll records its action's entropy: {roll}");
+    }
+    json(&["reveal", &f], 0, "reveal");
+    let v = json(&["verify", &f], 0, "verify");
+    assert!(v["rolls_recomputed"].as_u64().unwrap() >= generated.len() as u64, "{v}");
+
+    doctor_last_roll(&f, |roll| {
+        if let RollSource::Generated { entropy, .. } = &mut roll.source {
+            let mut other = entropy.expect("recorded").0;
+            other[0] ^= 1;
+            *entropy = Some(houserule_core::dice::Entropy(other));
+        }
+    });
+    let v = json(&["verify", &f], 1, "verify");
+    let dice = v["checks"].as_array().unwrap().iter().find(|c| c["name"] == "dice").unwrap();
+    assert!(dice["detail"].as_str().unwrap().contains("does not come from the committed seed"), "{dice}");
+}
+
 /// Changes the faces of the last generated roll and recomputes every hash after it.
 fn redo_last_roll(file: &str) {
+    doctor_last_roll(file, |roll| {
+        for d in roll.terms[0].dice.iter_mut() {
+            d.face = 6;
+        }
+        roll.total = 12;
+    });
+}
+
+/// Changes the last generated roll with `change` and recomputes every hash after it, as a
+/// GM editing their own file would.
+fn doctor_last_roll(file: &str, change: impl Fn(&mut houserule_core::dice::Roll)) {
     let conn = rusqlite::Connection::open(file).unwrap();
     let rows: Vec<(i64, String, String)> = conn
         .prepare("SELECT seq, header, items FROM events ORDER BY seq")
@@ -147,10 +195,7 @@ fn redo_last_roll(file: &str) {
         if seq == last {
             for item in items.iter_mut() {
                 if let Some(houserule_core::event::Body::Roll { roll }) = &mut item.body {
-                    for d in roll.terms[0].dice.iter_mut() {
-                        d.face = 6;
-                    }
-                    roll.total = 12;
+                    change(roll);
                 }
             }
         }

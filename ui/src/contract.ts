@@ -1,9 +1,9 @@
 // The contract between the UI and the app layer, generated from the Rust types by
 // `houserule ui-contract ui/src/contract.ts`. Do not edit: a test fails when it is stale.
 
-/** Joining: a player by name, or the GM with the secret (browsers); nothing (desktop). */
+/** Joining from a browser: a player with the token of their join link, or the GM with the secret the server printed; nothing from the desktop, or to ask who this connection is. */
 export type Join = {
-  name?: string | null;
+  invite?: string | null;
   secret?: string | null;
 };
 
@@ -95,6 +95,8 @@ export type View = {
   pools: Record<string, PoolView>;
   entities: Record<string, EntityView>;
   vars: Record<string, unknown>;
+  /** The players the GM lets type in their own dice over the network (public). */
+  typed_dice?: string[];
 };
 
 /** A pool as one viewer sees it. */
@@ -266,7 +268,7 @@ export type LogEntry = {
 };
 
 /** What an event records. */
-export type EventKind = "created" | "action" | "reload" | "reveal" | "migrated";
+export type EventKind = "created" | "action" | "reload" | "reveal" | "migrated" | "permission";
 
 /** One log item as a viewer sees it: the body, or only a public label. */
 export type LogItem = {
@@ -309,8 +311,12 @@ export type Roll = {
 export type RollSource = {
   generated: {
     counter: number;
+    entropy?: Entropy | null;
   };
 } | "forced";
+
+/** 32 random bytes as 64 hex digits */
+export type Entropy = string;
 
 /** One term of a rolled expression: a group of dice or a constant. */
 export type TermRoll = {
@@ -398,6 +404,10 @@ export type Change = {
 } | {
   op: "rules";
   sources: Record<string, string>;
+} | {
+  op: "typed_dice";
+  player: string;
+  allowed: boolean;
 };
 
 /** One entity on the table. */
@@ -439,6 +449,8 @@ export type Act = {
   action: string;
   params?: Record<string, unknown>;
   dice?: Dice | null;
+  /** 32 fresh random bytes from the acting side's own device, mixed into every roll of the action, so the holder of the seed cannot foresee it (players' browsers must send it). */
+  entropy?: Entropy | null;
 };
 
 /** Dice rolled by hand. */
@@ -451,6 +463,31 @@ export type Acted = {
   result: unknown;
   /** What the scripts printed (for homebrewers; not part of the log). */
   script_log?: string[];
+};
+
+/** A player's permission to type in their own dice. */
+export type TypedDice = {
+  player: string;
+  allowed: boolean;
+};
+
+/** A player, by name. */
+export type PlayerName = {
+  player: string;
+};
+
+/** A link just made: the only time its token is seen. */
+export type NewInvite = {
+  player: string;
+  /** Goes after `#join=` in the table's address. */
+  token: string;
+};
+
+/** A link as the GM sees it later: who it is for, and when it was made and last used. */
+export type Invite = {
+  player: string;
+  created: string;
+  last_used?: string | null;
 };
 
 /** A parsed and validated `plugin.toml`. */
@@ -602,6 +639,10 @@ export type SessionEvent = {
   type: "reloaded";
   report: ReloadReport;
 } | {
+  type: "written";
+  from: number;
+  to: number;
+} | {
   type: "reload_failed";
   problems: Diagnostic[];
 } | {
@@ -654,7 +695,7 @@ export type ScriptErrorKind = "syntax" | "runtime" | "refused" | "limit";
 
 /** Each call of the app layer, by name: its parameters and its result. */
 export interface Calls {
-  /** Who the caller is, and the campaign in play (the server binds a connection's identity here). */
+  /** Who the caller is, and the campaign in play. A browser joins here with its join link's token (a player) or the GM's secret; the server binds the connection to that role for life. */
   hello: { params: Join; result: Joined };
   /** The rulesets a campaign can be created on, with the settings a GM may pick. */
   rulesets: { params: Nothing; result: RulesetChoice[] };
@@ -674,6 +715,14 @@ export interface Calls {
   log: { params: LogPage; result: LogEntry[] };
   /** Takes an action; the parameters go as typed, the engine parses them. */
   act: { params: Act; result: Acted };
+  /** Lets a player type in their own dice over the network, or stops it (a public event). */
+  allow_typed_dice: { params: TypedDice; result: LogEntry };
+  /** Makes a player's join link (shown once; replaces the player's older link). */
+  invite: { params: PlayerName; result: NewInvite };
+  /** The players with a join link, and when each was made and last used. */
+  invites: { params: Nothing; result: Invite[] };
+  /** Ends a player's join link; whether there was one. */
+  revoke_invite: { params: PlayerName; result: boolean };
   /** The ruleset's manifest: the labels of kinds, fields and pools. */
   manifest: { params: Nothing; result: Manifest };
   /** The house rules and the ruleset's scripts, for the editor. */

@@ -111,7 +111,7 @@ export class Store {
     return this.transport.call(method, params);
   }
 
-  /** Joins: browser with `{name}` or `{secret}`, desktop with `{}`. */
+  /** Joins: browser with `{invite}` (a player's join link) or `{secret}` (the GM), desktop with `{}`. */
   async join(params: Record<string, unknown>): Promise<void> {
     const hello = await this.call("hello", params);
     this.set({ role: hello.role, file: hello.file ?? null, host: hello.host ?? this.transport.host, viewAs: hello.role });
@@ -218,9 +218,11 @@ export class Store {
     await this.refresh("full");
   }
 
-  /** Takes an action; parameters and dice go as typed (`dice`: "4, 6, +"), the engine parses them. */
+  /** Takes an action; parameters and dice go as typed (`dice`: "4, 6, +"), the engine parses them.
+   * Every action carries 32 fresh random bytes from this device, mixed into its rolls, so the
+   * holder of the campaign's seed cannot know them in advance (docs/dice.md). */
   async act(action: string, params: Record<string, unknown>, dice: string | null): Promise<Acted> {
-    const outcome = await this.call("act", { ...this.asParam(), action, params, ...(dice ? { dice } : {}) });
+    const outcome = await this.call("act", { ...this.asParam(), action, params, entropy: freshEntropy(), ...(dice ? { dice } : {}) });
     void this.refresh("update");
     return outcome;
   }
@@ -267,6 +269,10 @@ export class Store {
       case "reloaded":
         void this.reloaded(ev.report);
         break;
+      case "written":
+        // Another program wrote to the file: its events may have changed the rules too.
+        void this.loadManifest().then(() => this.refresh("update"));
+        break;
       case "reload_failed":
         this.set({ reloadProblems: ev.problems });
         break;
@@ -274,6 +280,19 @@ export class Store {
         break;
     }
   }
+}
+
+/** 32 random bytes from the browser's cryptographic source, as 64 hex digits. */
+export function freshEntropy(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Whether the person at this screen may type in dice for the viewer they act as. */
+export function mayTypeDice(state: State): boolean {
+  if (state.role === "gm" || state.host === "desktop") return true;
+  const me = state.role?.startsWith("player:") ? state.role.slice("player:".length) : null;
+  return !!me && (state.view?.typed_dice ?? []).includes(me);
 }
 
 export function useStore(store: Store): State {

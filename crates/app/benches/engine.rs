@@ -40,19 +40,30 @@ fn new_campaign(path: Option<&Path>) -> Campaign {
 
 fn roll_pool(c: &mut Criterion) {
     let seed = [9u8; 32];
+    let entropy = dice::Entropy([5u8; 32]);
     let expr = dice::parse("7d6cs>=4").unwrap();
     let mut counter = 0u64;
     c.bench_function("roll a 7d6 success pool (parse + roll)", |b| {
         b.iter(|| {
             counter += 1;
             let e = dice::parse("7d6cs>=4").unwrap();
-            dice::roll(&e, &mut SeededStream::for_roll(&seed, counter), RollSource::Generated { counter }).unwrap()
+            dice::roll(
+                &e,
+                &mut SeededStream::for_roll(&seed, counter, Some(&entropy)),
+                RollSource::Generated { counter, entropy: Some(entropy) },
+            )
+            .unwrap()
         })
     });
     c.bench_function("roll a 7d6 success pool (roll only)", |b| {
         b.iter(|| {
             counter += 1;
-            dice::roll(&expr, &mut SeededStream::for_roll(&seed, counter), RollSource::Generated { counter }).unwrap()
+            dice::roll(
+                &expr,
+                &mut SeededStream::for_roll(&seed, counter, Some(&entropy)),
+                RollSource::Generated { counter, entropy: Some(entropy) },
+            )
+            .unwrap()
         })
     });
 }
@@ -62,22 +73,22 @@ fn dispatch_action(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let mut campaign = new_campaign(Some(&dir.path().join("bench.houserule")));
     let make = json!({"name": "Gandolf", "owner": "ann", "traits": ["Magic!", "Fireball"]});
-    campaign.act(&Role::Gm, "create_character", make.as_object().unwrap(), None).unwrap();
+    campaign.act(&Role::Gm, "create_character", make.as_object().unwrap(), None, None).unwrap();
     let add = json!({"character": "gandolf", "trait": "Wizardry", "rating": 3});
-    campaign.act(&Role::Gm, "add_trait", add.as_object().unwrap(), None).unwrap();
+    campaign.act(&Role::Gm, "add_trait", add.as_object().unwrap(), None, None).unwrap();
     let params = json!({"character": "gandolf", "trait": "Wizardry", "target": 12});
     let params = params.as_object().unwrap().clone();
     let ann = Role::Player("ann".into());
     let mut group = c.benchmark_group("scripted action end to end");
     group.sample_size(50).measurement_time(Duration::from_secs(15));
     group.bench_function("trait_roll: validate, run, commit to a file (synchronous=FULL)", |b| {
-        b.iter(|| campaign.act(&ann, "trait_roll", &params, None).unwrap())
+        b.iter(|| campaign.act(&ann, "trait_roll", &params, None, Some(dice::Entropy::fresh())).unwrap())
     });
     let mut memory = new_campaign(None);
-    memory.act(&Role::Gm, "create_character", make.as_object().unwrap(), None).unwrap();
-    memory.act(&Role::Gm, "add_trait", add.as_object().unwrap(), None).unwrap();
+    memory.act(&Role::Gm, "create_character", make.as_object().unwrap(), None, None).unwrap();
+    memory.act(&Role::Gm, "add_trait", add.as_object().unwrap(), None, None).unwrap();
     group.bench_function("trait_roll: validate, run, commit in memory", |b| {
-        b.iter(|| memory.act(&ann, "trait_roll", &params, None).unwrap())
+        b.iter(|| memory.act(&ann, "trait_roll", &params, None, Some(dice::Entropy::fresh())).unwrap())
     });
     group.finish();
     latency(&mut campaign, &ann, &params);
@@ -88,7 +99,7 @@ fn latency(campaign: &mut Campaign, role: &Role, params: &serde_json::Map<String
     let mut times: Vec<Duration> = (0..5000)
         .map(|_| {
             let start = Instant::now();
-            campaign.act(role, "trait_roll", params, None).unwrap();
+            campaign.act(role, "trait_roll", params, None, Some(dice::Entropy::fresh())).unwrap();
             start.elapsed()
         })
         .collect();
@@ -118,11 +129,11 @@ fn big_campaign(n: u64) -> PathBuf {
     let mut c = new_campaign(Some(&path));
     c.store().connection().pragma_update(None, "synchronous", "OFF").unwrap();
     let make = json!({"name": "Gandolf", "owner": "ann", "traits": ["Magic!", "Fireball"]});
-    c.act(&Role::Gm, "create_character", make.as_object().unwrap(), None).unwrap();
+    c.act(&Role::Gm, "create_character", make.as_object().unwrap(), None, None).unwrap();
     let roll = json!({"expr": "3d6", "label": "filler"});
     let roll = roll.as_object().unwrap().clone();
     while c.info().events < n {
-        c.act(&Role::Player("ann".into()), "roll", &roll, None).unwrap();
+        c.act(&Role::Player("ann".into()), "roll", &roll, None, None).unwrap();
     }
     path
 }

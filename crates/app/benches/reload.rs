@@ -82,6 +82,7 @@ fn save_to_live(crit: &mut Criterion) {
                         "create_character",
                         json!({"name": format!("Hero {edit}"), "traits": ["luck"]}).as_object().unwrap(),
                         None,
+                        None,
                     )
                     .unwrap();
             }

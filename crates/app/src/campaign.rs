@@ -15,7 +15,7 @@ use crate::rules::{Rules, RulesError};
 use crate::sandbox::TableId;
 use crate::store::{Row, Store, StoreError, SCHEMA_VERSION, SNAPSHOT_EVERY};
 use houserule_core::action::{self, ActError, Staged};
-use houserule_core::dice::{seed_commitment, seed_from_number, Forced};
+use houserule_core::dice::{seed_commitment, seed_from_number, Entropy, Forced};
 use houserule_core::event::{self, Event, EventKind, Hash, Header, Item, GENESIS};
 use houserule_core::house::HouseRules;
 use houserule_core::plugin::{HouseRule, PluginSource};
@@ -79,6 +79,22 @@ impl CampaignError {
     }
 }
 
+/// How many times an action is run when other programs keep writing the same file.
+pub const WRITE_TRIES: usize = 3;
+
+/// One try at committing an action.
+enum Attempt {
+    /// Another program appended first: read its events and run the action again.
+    Behind,
+    Failed(ActError),
+}
+
+impl From<ActError> for Attempt {
+    fn from(e: ActError) -> Attempt {
+        Attempt::Failed(e)
+    }
+}
+
 /// What a new campaign starts from.
 pub struct NewCampaign<'a> {
     pub name: String,
@@ -136,7 +152,7 @@ pub fn fresh_seed() -> [u8; 32] {
 }
 
 /// The current UTC time in RFC 3339 with seconds.
-fn now() -> String {
+pub fn now() -> String {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     event::rfc3339(secs)
 }
@@ -160,7 +176,10 @@ impl Campaign {
         let settings = manifest.settings_with(&overrides);
         let seed = new.seed.map(seed_from_number).unwrap_or_else(fresh_seed);
         let commitment = seed_commitment(&seed);
-        let dice = DiceSupply::Seeded(seed);
+        // A campaign made from a seed number is a reproducible demo or test; any other mixes
+        // the OS's entropy into its setup rolls, as every later action mixes in its own.
+        let entropy = new.seed.is_none().then(Entropy::fresh);
+        let dice = DiceSupply::Seeded { seed, entropy };
         let house_files: Vec<(String, String)> =
             new.house_rules.iter().map(|h| (h.name.clone(), h.source.clone())).collect();
 
@@ -424,11 +443,11 @@ impl Campaign {
         }
     }
 
-    /// The dice of an action: typed in, or from the seed.
-    fn dice(&self, forced: Option<Vec<i64>>) -> Result<DiceSupply, ActError> {
+    /// The dice of an action: typed in, or from the seed mixed with the action's entropy.
+    fn dice(&self, forced: Option<Vec<i64>>, entropy: Option<Entropy>) -> Result<DiceSupply, ActError> {
         match forced {
             Some(faces) => Ok(DiceSupply::Forced(Forced::new(faces))),
-            None => self.seed.map(DiceSupply::Seeded).ok_or_else(|| {
+            None => self.seed.map(|seed| DiceSupply::Seeded { seed, entropy }).ok_or_else(|| {
                 ActError::Unplayable(
                     "this copy of the campaign has no dice seed (it is a shared copy); play from the GM's file".into(),
                 )
@@ -436,17 +455,50 @@ impl Campaign {
         }
     }
 
-    /// Takes an action as `role`. `forced` gives the dice faces in advance.
+    /// Takes an action as `role`. `forced` gives the dice faces in advance; otherwise each roll
+    /// comes from the seed mixed with `entropy`, the acting side's fresh random bytes (`None`
+    /// only for reproducible tests: then whoever holds the seed can foresee the rolls).
+    ///
+    /// Another program may write the same file (`houserule act` while `serve` runs): what it
+    /// wrote is read in first, and if it writes between that and this commit, the action is
+    /// run again on the new table (at most [`WRITE_TRIES`] times) — nothing is lost or doubled.
     pub fn act(
         &mut self,
         role: &Role,
         action: &str,
         raw: &Map<String, Value>,
         forced: Option<Vec<i64>>,
+        entropy: Option<Entropy>,
     ) -> Result<Acted, ActError> {
+        let storage = |e: CampaignError| ActError::Storage(e.to_string());
+        for _ in 1..WRITE_TRIES {
+            self.catch_up().map_err(storage)?;
+            match self.act_once(role, action, raw, forced.clone(), entropy) {
+                Err(Attempt::Behind) => continue,
+                Err(Attempt::Failed(e)) => return Err(e),
+                Ok(acted) => return Ok(acted),
+            }
+        }
+        self.catch_up().map_err(storage)?;
+        self.act_once(role, action, raw, forced, entropy).map_err(|e| match e {
+            Attempt::Failed(e) => e,
+            Attempt::Behind => ActError::Storage(format!(
+                "other programs kept writing to the campaign; the action was tried {WRITE_TRIES} times and not taken"
+            )),
+        })
+    }
+
+    fn act_once(
+        &mut self,
+        role: &Role,
+        action: &str,
+        raw: &Map<String, Value>,
+        forced: Option<Vec<i64>>,
+        entropy: Option<Entropy>,
+    ) -> Result<Acted, Attempt> {
         let manifest = self.rules.manifest.clone();
         let params = action::check(&manifest, &self.table, role, action, raw)?;
-        let dice = self.dice(forced)?;
+        let dice = self.dice(forced, entropy)?;
         let calls = action::calls(&manifest, action, &params)?;
         let id = TableId { campaign: self.token, seq: self.head.0 };
         let reply = self.rules.stage(id, &self.table, role, Some((action, &params)), &calls, &dice)?;
@@ -459,8 +511,9 @@ impl Campaign {
         let (header, items) = self
             .commit(EventKind::Action, Some(role.clone()), Some(action.to_string()), None, staged, &[])
             .map_err(|e| match e {
-                CampaignError::Store(s) => ActError::Storage(s.to_string()),
-                other => ActError::Rejected(other.to_string()),
+                CampaignError::Store(StoreError::Behind { .. }) => Attempt::Behind,
+                CampaignError::Store(s) => Attempt::Failed(ActError::Storage(s.to_string())),
+                other => Attempt::Failed(ActError::Rejected(other.to_string())),
             })?;
         let entry = view::log_entry(&header, &items, &hex::encode(self.head.1), role);
         Ok(Acted { event: entry, result, script_log: log })
@@ -502,6 +555,7 @@ impl Campaign {
         ruleset: Option<PluginSource>,
         house: Option<HouseRules>,
     ) -> Result<Option<ReloadReport>, ReloadError> {
+        self.catch_up().map_err(|e| ReloadError::Storage(e.to_string()))?;
         let current = self.rules.clone();
         let ruleset = ruleset.unwrap_or_else(|| current.source.clone());
         let house = match house {
@@ -569,9 +623,36 @@ impl Campaign {
         }))
     }
 
+    /// Lets `player` type in their own dice over the network, or stops it: a public event, so
+    /// the whole table knows whose dice come from the table and whose from their hands.
+    pub fn set_typed_dice(&mut self, actor: &Role, player: &str, allowed: bool) -> Result<LogEntry, CampaignError> {
+        self.catch_up()?;
+        let role = Role::parse(&format!("player:{player}")).map_err(|e| CampaignError::Settings(e.to_string()))?;
+        let Role::Player(player) = role else { unreachable!("parsed as a player") };
+        let mut tx = Tx::new(
+            self.table.clone(),
+            self.rules.manifest.clone(),
+            actor.clone(),
+            None,
+            DiceSupply::Forced(Forced::new([])),
+        );
+        tx.change(Change::TypedDice { player: player.clone(), allowed })
+            .map_err(|e| CampaignError::Settings(e.to_string()))?;
+        let line = if allowed {
+            format!("The GM lets {player} type in the dice they roll by hand.")
+        } else {
+            format!("{player}'s dice come from the table again: no more dice typed in by hand.")
+        };
+        tx.say(line, Visibility::Public, None).map_err(|e| CampaignError::Settings(e.to_string()))?;
+        let staged = Staged { tx, result: Value::Null, log: vec![] };
+        let (header, items) = self.commit(EventKind::Permission, Some(actor.clone()), None, None, staged, &[])?;
+        Ok(view::log_entry(&header, &items, &hex::encode(self.head.1), actor))
+    }
+
     /// Discloses the dice seed in force and commits to a fresh one, so anyone holding the log
     /// can recompute every generated roll so far. Returns the reveal event.
     pub fn reveal(&mut self, actor: &Role) -> Result<LogEntry, CampaignError> {
+        self.catch_up()?;
         let old = self.seed.ok_or_else(|| {
             StoreError::Corrupt("this copy of the campaign has no dice seed to reveal (it is a shared copy)".into())
         })?;
@@ -579,8 +660,13 @@ impl Campaign {
         let (old_c, new_c) = (seed_commitment(&old), seed_commitment(&new));
         let rolls = self.table.next_roll;
         let detail = json!({ "revealed_seed": hex::encode(old), "revealed_commitment": old_c, "seed_commitment": new_c, "rolls_before": rolls });
-        let mut tx =
-            Tx::new(self.table.clone(), self.rules.manifest.clone(), actor.clone(), None, DiceSupply::Seeded(new));
+        let mut tx = Tx::new(
+            self.table.clone(),
+            self.rules.manifest.clone(),
+            actor.clone(),
+            None,
+            DiceSupply::Seeded { seed: new, entropy: None },
+        );
         let line = format!("The dice seed is revealed: every generated roll so far ({rolls}) can now be checked against it. New rolls come from a new committed seed.");
         tx.say(line, Visibility::Public, None).map_err(|e| CampaignError::Settings(e.to_string()))?;
         let staged = Staged { tx, result: Value::Null, log: vec![] };
@@ -646,6 +732,50 @@ impl Campaign {
         self.table = staged.tx.table;
         self.head = (seq, hash);
         Ok((ev.header, ev.items))
+    }
+
+    /// Reads in the events another program appended to the file since this one last looked.
+    /// Each must follow on the chain (its hash recomputed from its items) before it is folded
+    /// in; an event that changes the rules, the seed or the file's format has the whole file
+    /// opened again, with every check an open makes. Returns the new events' headers.
+    pub fn catch_up(&mut self) -> Result<Vec<Header>, CampaignError> {
+        let Some((seq, hash)) = self.store.head()? else { return Ok(vec![]) };
+        if (seq, hash) == self.head {
+            return Ok(vec![]);
+        }
+        if seq < self.head.0 {
+            return Err(CampaignError::Chain {
+                seq,
+                message: format!("the file lost events since it was opened (it had {}, now {seq})", self.head.0),
+            });
+        }
+        let (mut table, mut head, mut headers, mut reopen) = (self.table.clone(), self.head, vec![], false);
+        self.store.each_event(self.head.0 + 1, |row| {
+            let header = row.parse_header()?;
+            let items = row.parse_items()?;
+            check_items(&row, &items)?;
+            let expected = event::event_hash(&head.1, row.seq, &row.header, &row.commitments);
+            if row.seq != head.0 + 1 || header.prev != hex::encode(head.1) || row.hash != expected {
+                return Err(StoreError::Corrupt(format!(
+                    "hash chain check failed at event {}: it does not follow the events before it",
+                    row.seq
+                )));
+            }
+            reopen |= !matches!(header.kind, EventKind::Action | EventKind::Permission);
+            event::fold(&mut table, &items).map_err(|m| StoreError::Corrupt(format!("event {}: {m}", row.seq)))?;
+            head = (row.seq, expected);
+            headers.push(header);
+            Ok(())
+        })?;
+        if reopen {
+            let path =
+                self.path().ok_or_else(|| StoreError::Corrupt("an in-memory campaign has no other writer".into()))?;
+            *self = Campaign::open(&path)?;
+        } else {
+            self.table = table;
+            self.head = head;
+        }
+        Ok(headers)
     }
 
     /// Runs every check on the file (see [`crate::verify`]), with the seed this copy holds.

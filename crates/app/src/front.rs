@@ -8,9 +8,10 @@
 use crate::calls::{self, Call, Caller, Host, HouseRuleText, HouseRulesState, Joined, RulesetChoice};
 use crate::campaign::{Acted, Campaign, CampaignError, NewCampaign};
 use crate::catalog::{self, Catalog};
+use crate::invites::{self, InviteError};
 use crate::reload::{ReloadError, ReloadReport};
 use crate::session::{diagnostics, Session, SessionEvent};
-use houserule_core::dice::Forced;
+use houserule_core::dice::{Entropy, Forced};
 use houserule_core::manifest::Manifest;
 use houserule_core::plugin::Diagnostic;
 use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
@@ -37,6 +38,13 @@ pub const MAX_LOG_ENTRIES: usize = 2000;
 
 fn json<T: Serialize>(value: T) -> Result<Value, ErrorReport> {
     serde_json::to_value(value).map_err(|e| ErrorReport::new(ErrorCode::Internal, e.to_string()))
+}
+
+fn invite_report(e: InviteError) -> ErrorReport {
+    match e {
+        InviteError::Name(m) => ErrorReport::new(ErrorCode::BadParam, m).with_param("player"),
+        InviteError::Store(s) => ErrorReport::new(ErrorCode::Storage, s.to_string()),
+    }
 }
 
 fn reload_report(e: ReloadError) -> ErrorReport {
@@ -179,14 +187,38 @@ impl App {
         })
     }
 
+    /// Takes an action. `entropy` is mixed into its rolls; with none, this machine's own is.
     pub fn act(
         &self,
         role: &Role,
         action: &str,
         params: &Map<String, Value>,
         dice: Option<Vec<i64>>,
+        entropy: Option<Entropy>,
     ) -> Result<Acted, ErrorReport> {
-        self.with(|s| s.act(role, action, params, dice).map_err(|e| e.report()))
+        let entropy = entropy.unwrap_or_else(Entropy::fresh);
+        self.with(|s| s.act(role, action, params, dice, Some(entropy)).map_err(|e| e.report()))
+    }
+
+    /// Reads in what another program wrote to the campaign file in play (nothing open: nothing).
+    pub fn catch_up(&self) -> Result<(), ErrorReport> {
+        match self.with(|s| s.catch_up().map_err(|e| e.report())) {
+            Err(e) if e.code == ErrorCode::NoCampaign => Ok(()),
+            other => other,
+        }
+    }
+
+    /// The player a join link's token was made for, if it is live.
+    pub fn redeem_invite(&self, token: &str) -> Result<Option<String>, ErrorReport> {
+        self.with(|s| invites::redeem(s.campaign().store(), token, &crate::campaign::now()).map_err(invite_report))
+    }
+
+    /// Whether a player (over the network) may type in their own dice.
+    fn may_type_dice(&self, caller: &Caller) -> Result<bool, ErrorReport> {
+        match (&caller.role, caller.host) {
+            (Role::Player(p), Host::Server) => self.with(|s| Ok(s.campaign().table().typed_dice.contains(p))),
+            _ => Ok(true),
+        }
     }
 
     /// Who joined, as the reply to `hello`.
@@ -240,7 +272,35 @@ impl App {
                             .map_err(|e| ErrorReport::new(ErrorCode::Dice, format!("dice rolled by hand: {e}")))?,
                     ),
                 };
-                json(self.act(&role, &p.action, &p.params, dice)?)
+                let remote_player = caller.host == Host::Server && !caller.role.is_gm();
+                if dice.is_some() && !self.may_type_dice(caller)? {
+                    return Err(ErrorReport::new(
+                        ErrorCode::Forbidden,
+                        "the GM has not let you type in your own dice: leave the dice empty and the table rolls for you, or ask the GM to allow it",
+                    ));
+                }
+                if remote_player && p.entropy.is_none() {
+                    return Err(ErrorReport::new(
+                        ErrorCode::BadRequest,
+                        "a player's action carries 32 fresh random bytes from their own device (entropy), so nobody can foresee its rolls; reload the page",
+                    ));
+                }
+                let mut acted = self.act(&role, &p.action, &p.params, dice, p.entropy)?;
+                if !caller.role.is_gm() {
+                    // What the scripts printed is the homebrewer's (the GM's): it may show anything.
+                    acted.script_log.clear();
+                }
+                json(acted)
+            }
+            Call::AllowTypedDice(p) => {
+                json(self.with(|s| s.set_typed_dice(&caller.role, &p.player, p.allowed).map_err(|e| e.report()))?)
+            }
+            Call::Invite(p) => json(self.with(|s| {
+                invites::create(s.campaign().store(), &p.player, &crate::campaign::now()).map_err(invite_report)
+            })?),
+            Call::Invites(_) => json(self.with(|s| invites::list(s.campaign().store()).map_err(invite_report))?),
+            Call::RevokeInvite(p) => {
+                json(self.with(|s| invites::revoke(s.campaign().store(), &p.player).map_err(invite_report))?)
             }
             Call::Manifest(_) => json(self.manifest()?),
             Call::HouseRules(_) => json(self.house_rules()?),

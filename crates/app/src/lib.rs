@@ -7,6 +7,7 @@
 //!   in force as this process sees them;
 //! - [`session`], [`reload`] and [`watch`]: a campaign in play with hot reload;
 //! - [`verify`] and [`share`]: checking a file and writing clean copies of it;
+//! - [`invites`]: the join links players prove who they are with;
 //! - [`catalog`] and [`folders`]: the rulesets there are, and reading rules from folders;
 //! - [`scenario`]: running a plugin's scenario tests;
 //! - [`calls`] and [`front`]: the calls the desktop app and the server share, declared once and
@@ -17,6 +18,7 @@ pub mod campaign;
 pub mod catalog;
 pub mod folders;
 pub mod front;
+pub mod invites;
 pub mod pinned;
 pub mod reload;
 pub mod rules;

@@ -118,7 +118,9 @@ pub fn play(campaign: &mut Campaign, scenario: &Scenario) -> Result<(), SetupErr
         let Some(action) = &step.act else { continue };
         let fail = |message: String| SetupError { step: i + 1, message };
         let role = Role::parse(step.role.as_deref().unwrap_or("gm")).map_err(|e| fail(e.to_string()))?;
-        campaign.act(&role, action, &step.params, step.dice.clone()).map_err(|e| fail(format!("{action}: {e}")))?;
+        campaign
+            .act(&role, action, &step.params, step.dice.clone(), None)
+            .map_err(|e| fail(format!("{action}: {e}")))?;
     }
     Ok(())
 }
@@ -136,7 +138,7 @@ fn run_step(campaign: &mut Campaign, n: usize, step: &houserule_core::scenario::
     let what = step.act.as_deref().map(|a| format!("{a} as {role}")).unwrap_or_else(|| "check".into());
     let mut entry: Option<LogEntry> = None;
     if let Some(action) = &step.act {
-        match (campaign.act(&role, action, &step.params, step.dice.clone()), &step.refused) {
+        match (campaign.act(&role, action, &step.params, step.dice.clone(), None), &step.refused) {
             (Ok(out), None) => {
                 check_result(&out.result, &step.result, &mut |m| fail(format!("{what}: {m}")));
                 entry = Some(out.event);

@@ -8,13 +8,15 @@
 //! [`Campaign::reload`], or reports the problems with file, line and column while the last good
 //! rules keep running.
 
-use crate::campaign::{Acted, Campaign};
+use crate::campaign::{Acted, Campaign, CampaignError};
 use crate::folders;
 use crate::reload::{ReloadError, ReloadReport};
 use crate::watch::{FolderWatch, WatchError};
 use houserule_core::action::ActError;
+use houserule_core::dice::Entropy;
 use houserule_core::house::HouseRules;
 use houserule_core::plugin::{check_name, Diagnostic, HouseRule, Layer, PluginSource, Problem, HOUSE_SETTINGS};
+use houserule_core::view::LogEntry;
 use houserule_core::{Limits, Role};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -32,6 +34,9 @@ pub enum SessionEvent {
     Committed { seq: u64, actor: Role, action: String },
     /// New rules are in force.
     Reloaded { report: ReloadReport },
+    /// Another program (`houserule act` while `serve` runs) added events to the file; they are
+    /// in the table now.
+    Written { from: u64, to: u64 },
     /// Edited rules did not load; the previous rules keep running.
     ReloadFailed { problems: Vec<Diagnostic> },
     /// The session watches these folders for saved edits.
@@ -108,6 +113,25 @@ impl Session {
         shared.subscribers.lock().unwrap_or_else(|p| p.into_inner()).retain(|s| s.send(event.clone()).is_ok());
     }
 
+    /// Reads in what another program wrote to the file, and announces it.
+    pub fn catch_up(&self) -> Result<(), CampaignError> {
+        let headers = self.campaign().catch_up()?;
+        if let (Some(first), Some(last)) = (headers.first(), headers.last()) {
+            Session::publish(&self.shared, SessionEvent::Written { from: first.seq, to: last.seq });
+        }
+        Ok(())
+    }
+
+    /// Changes whether `player` may type in their own dice, and announces it.
+    pub fn set_typed_dice(&self, actor: &Role, player: &str, allowed: bool) -> Result<LogEntry, CampaignError> {
+        let entry = self.campaign().set_typed_dice(actor, player, allowed)?;
+        Session::publish(
+            &self.shared,
+            SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "allow_typed_dice".into() },
+        );
+        Ok(entry)
+    }
+
     /// Takes an action and announces it.
     pub fn act(
         &self,
@@ -115,8 +139,11 @@ impl Session {
         action: &str,
         params: &Map<String, Value>,
         dice: Option<Vec<i64>>,
+        entropy: Option<Entropy>,
     ) -> Result<Acted, ActError> {
-        let out = self.campaign().act(role, action, params, dice)?;
+        // What another program wrote is announced as such before this action lands on it.
+        self.catch_up().map_err(|e| ActError::Storage(e.to_string()))?;
+        let out = self.campaign().act(role, action, params, dice, entropy)?;
         Session::publish(
             &self.shared,
             SessionEvent::Committed { seq: out.event.seq, actor: role.clone(), action: action.to_string() },

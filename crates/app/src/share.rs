@@ -70,6 +70,8 @@ pub fn share(from: &Path, out: &Path, for_role: Option<&Role>) -> Result<ShareRe
             let target = out.display().to_string();
             campaign.store().connection().execute("VACUUM INTO ?1", params![target]).map_err(sqlite)?;
             drop(campaign);
+            // The copy is not the GM's table: nobody joins it with the GM's links.
+            crate::invites::forget_all(&Store::open(out)?)?;
             settle(out)?;
             Ok(ShareReport {
                 path: out.to_path_buf(),

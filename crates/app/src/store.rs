@@ -53,6 +53,9 @@ pub enum StoreError {
     Sqlite(String),
     #[error("{0}")]
     Corrupt(String),
+    /// Another program appended to the file since this one last read it.
+    #[error("another program added event {found} to the campaign at the same moment; read it first")]
+    Behind { found: u64 },
 }
 
 impl From<rusqlite::Error> for StoreError {
@@ -231,6 +234,19 @@ impl Store {
         Ok(())
     }
 
+    /// The secret values whose keys start with `prefix`, by key.
+    pub fn secrets_with_prefix(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let mut s =
+            self.conn.prepare("SELECT key, value FROM secrets WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key")?;
+        let rows = s.query_map([prefix], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Removes a secret value; whether there was one.
+    pub fn remove_secret(&self, key: &str) -> Result<bool, StoreError> {
+        Ok(self.conn.execute("DELETE FROM secrets WHERE key = ?1", [key])? > 0)
+    }
+
     /// The files of one source layer (`ruleset` or `house`), path → content.
     pub fn sources(&self, layer: &str) -> Result<Vec<(String, String)>, StoreError> {
         let mut s = self.conn.prepare("SELECT s.path, b.content FROM sources s JOIN blobs b ON b.hash = s.hash WHERE s.layer = ?1 ORDER BY s.path")?;
@@ -272,7 +288,13 @@ impl Store {
         meta: &[(&str, &str)],
         secrets: &[(&str, &str)],
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        // IMMEDIATE takes the write lock before anything is read, so the head seen next is the
+        // head this event is appended to: a second writer waits, then finds itself behind.
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let last: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))?;
+        if last as u64 + 1 != row.seq {
+            return Err(StoreError::Behind { found: last as u64 });
+        }
         for (k, v) in meta {
             tx.execute(
                 "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -286,7 +286,7 @@ impl Walk {
             let Some(Body::Roll { roll }) = &item.body else { continue };
             match roll.source {
                 RollSource::Forced => self.forced += 1,
-                RollSource::Generated { counter } => {
+                RollSource::Generated { counter, .. } => {
                     if counter != self.next_counter {
                         let what = if counter > self.next_counter { "skipped" } else { "used again (a redone roll)" };
                         return Some(fail(
@@ -322,9 +322,10 @@ impl Walk {
 
     fn check_span(&mut self, seed: &[u8; 32]) -> Option<Check> {
         for (seq, roll) in std::mem::take(&mut self.span) {
-            let RollSource::Generated { counter } = roll.source else { continue };
+            // The seed, the counter and the entropy the actor supplied give the faces.
+            let RollSource::Generated { counter, entropy } = roll.source else { continue };
             let expected = dice::parse(&roll.expr).ok().and_then(|e| {
-                dice::roll(&e, &mut SeededStream::for_roll(seed, counter), RollSource::Generated { counter }).ok()
+                dice::roll(&e, &mut SeededStream::for_roll(seed, counter, entropy.as_ref()), roll.source).ok()
             });
             let same = expected.as_ref().is_some_and(|e| e.dice().map(|d| d.face).eq(roll.dice().map(|d| d.face)));
             if !same {

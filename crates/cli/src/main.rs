@@ -183,21 +183,46 @@ enum Command {
         #[arg(long, hide = true)]
         max_events: Option<usize>,
     },
-    /// Serve the table to browsers on the local network: players join by name, the GM with the
-    /// secret printed at start. A FILE that does not exist yet is created by the GM in the browser.
+    /// Serve the table to browsers: players join with the link the GM makes for each, the GM
+    /// with the link printed at start. A FILE that does not exist yet is created by the GM in the
+    /// browser.
     Serve {
         file: PathBuf,
+        /// The address to listen on (0.0.0.0 for every network the machine is on).
         #[arg(long, default_value = "127.0.0.1")]
         host: String,
-        /// 0 picks a free port (printed at start).
-        #[arg(long, default_value_t = 7878)]
+        /// The port; by default a free one the OS picks (printed at start).
+        #[arg(long, default_value_t = 0)]
         port: u16,
-        /// Use this GM secret instead of a random one.
+        /// Use this GM secret (at least 16 characters) instead of a random one.
         #[arg(long, hide = true)]
         gm_secret: Option<String>,
+        /// A host name players may use for this machine besides its IP address (repeatable).
+        #[arg(long = "name")]
+        names: Vec<String>,
         /// Serve the UI from this folder instead of the built-in copy (UI development).
         #[arg(long)]
         ui: Option<PathBuf>,
+    },
+    /// Make a player's join link (shown once; replaces their older one), end it, or list them.
+    Invite {
+        file: PathBuf,
+        /// The player the link is for.
+        player: Option<String>,
+        /// The table's address as `serve` printed it, to print the whole link.
+        #[arg(long)]
+        url: Option<String>,
+        /// End the player's link instead.
+        #[arg(long)]
+        revoke: bool,
+    },
+    /// Let a player type in their own dice at the table over the network, or stop it.
+    TypedDice {
+        file: PathBuf,
+        player: String,
+        /// `on` or `off`.
+        #[arg(value_parser = ["on", "off"])]
+        allowed: String,
     },
     /// Show what the operating system enforces on the sandbox worker here, found by trying.
     Sandbox,
@@ -257,7 +282,15 @@ fn main() -> ExitCode {
         Command::Watch { file, dir, ruleset_dir, no_ruleset, max_events } => {
             commands::house::watch(json, &file, dir, ruleset_dir, no_ruleset, max_events)
         }
-        Command::Serve { file, host, port, gm_secret, ui } => serve::serve(file, &host, port, gm_secret, ui),
+        Command::Serve { file, host, port, gm_secret, names, ui } => {
+            serve::serve(file, serve::Options { host, port, secret: gm_secret, ui, names })
+        }
+        Command::Invite { file, player, url, revoke } => {
+            commands::table::invite(json, &file, player.as_deref(), url.as_deref(), revoke)
+        }
+        Command::TypedDice { file, player, allowed } => {
+            commands::table::typed_dice(json, &file, &player, allowed == "on")
+        }
         Command::Definitions { dir } => commands::house::definitions(json, &dir),
         Command::Sandbox => commands::plugin::sandbox(json),
         Command::Demo { dir, ruleset } => commands::demo::demo(json, dir, &ruleset),

@@ -119,6 +119,12 @@ impl ErrorReport {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ErrorReport {
         ErrorReport { code, message: message.into(), param: None, script: None, diagnostics: vec![] }
     }
+
+    /// The same error, naming the parameter it is about.
+    pub fn with_param(mut self, param: impl Into<String>) -> ErrorReport {
+        self.param = Some(param.into());
+        self
+    }
 }
 
 impl std::fmt::Display for ErrorReport {

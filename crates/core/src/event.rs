@@ -38,6 +38,8 @@ pub enum EventKind {
     /// The file was brought up to this version's format; the rules it was played with are
     /// recorded, by digest, from here on.
     Migrated,
+    /// The GM changed a table permission (who may type in their own dice).
+    Permission,
 }
 
 /// The public part of an event.
@@ -135,7 +137,7 @@ impl Item {
     pub fn roll_counter(&self) -> Option<u64> {
         match &self.body {
             Some(Body::Roll { roll }) => match roll.source {
-                crate::dice::RollSource::Generated { counter } => Some(counter),
+                crate::dice::RollSource::Generated { counter, .. } => Some(counter),
                 crate::dice::RollSource::Forced => None,
             },
             Some(_) => None,
@@ -198,7 +200,7 @@ pub fn fold(table: &mut crate::table::Table, items: &[Item]) -> Result<(), crate
         match &item.body {
             Some(Body::Change { change }) => table.apply(change)?,
             Some(Body::Roll { roll }) => {
-                if let crate::dice::RollSource::Generated { counter } = roll.source {
+                if let crate::dice::RollSource::Generated { counter, .. } = roll.source {
                     table.next_roll = counter + 1;
                 }
             }

@@ -118,6 +118,7 @@ pub fn post(entry: &LogEntry, campaign: &CampaignInfo, file: &str, f: PostFormat
         EventKind::Reload => "changes the rules".into(),
         EventKind::Reveal => "reveals the dice seed".into(),
         EventKind::Migrated => "brings the file up to date".into(),
+        EventKind::Permission => "changes who may type in dice".into(),
     };
     let mut out = vec![format!("{} — {} ({} #{})", f.bold(&who), f.italic(&what), campaign.name, entry.seq)];
     let params: Vec<String> = entry

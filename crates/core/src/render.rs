@@ -73,6 +73,8 @@ pub fn change(c: &Change) -> String {
         Change::Round { round } => format!("round {round} ends"),
         Change::Setting { key, value: v } => format!("setting {key} = {}", value(v)),
         Change::Rules { sources } => format!("rules in force: {} file(s) by digest", sources.len()),
+        Change::TypedDice { player, allowed: true } => format!("{player} may type in their own dice"),
+        Change::TypedDice { player, allowed: false } => format!("{player} rolls with the table's dice"),
     }
 }
 
@@ -94,6 +96,7 @@ pub fn entry(e: &LogEntry) -> String {
         EventKind::Reload => format!("#{} rules reloaded", e.seq),
         EventKind::Reveal => format!("#{} dice seed revealed", e.seq),
         EventKind::Migrated => format!("#{} file brought up to date (rules recorded by digest)", e.seq),
+        EventKind::Permission => format!("#{} table permission changed by {who}", e.seq),
     };
     let mut lines = vec![heading];
     let params: Vec<String> = e

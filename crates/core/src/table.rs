@@ -40,6 +40,10 @@ pub struct Table {
     /// chain commit to the rules a campaign is played with.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub rules: BTreeMap<String, String>,
+    /// The players the GM lets type in their own dice over the network (a player at the GM's
+    /// own computer is the GM's business). Public, like every table permission.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub typed_dice: std::collections::BTreeSet<String>,
 }
 
 /// One change to the table.
@@ -108,6 +112,11 @@ pub enum Change {
     /// The rules now in force, by file digest.
     Rules {
         sources: BTreeMap<String, String>,
+    },
+    /// Whether a player may type in their own dice (the GM's decision, never a script's).
+    TypedDice {
+        player: String,
+        allowed: bool,
     },
 }
 
@@ -214,7 +223,9 @@ impl Table {
                 let old = self.vars.get(name).map(|f| f.visibility).unwrap_or_default();
                 (visibility.stricter(old), None)
             }
-            Change::Round { .. } | Change::Setting { .. } | Change::Rules { .. } => (Visibility::Public, None),
+            Change::Round { .. } | Change::Setting { .. } | Change::Rules { .. } | Change::TypedDice { .. } => {
+                (Visibility::Public, None)
+            }
         }
     }
 
@@ -287,6 +298,12 @@ impl Table {
                 self.settings.insert(key.clone(), value.clone());
             }
             Change::Rules { sources } => self.rules = sources.clone(),
+            Change::TypedDice { player, allowed: true } => {
+                self.typed_dice.insert(player.clone());
+            }
+            Change::TypedDice { player, allowed: false } => {
+                self.typed_dice.remove(player);
+            }
         }
         Ok(())
     }

@@ -13,7 +13,7 @@
 //! and die itself and trusts nothing but the bodies.
 
 use crate::caps::{Budget, CapError, Caps};
-use crate::dice::{self, Cmp, DiceError, DiceSource, Forced, Roll, RollSource, SeededStream};
+use crate::dice::{self, Cmp, DiceError, DiceSource, Entropy, Forced, Roll, RollSource, SeededStream};
 use crate::entity::{self, Entity, Field};
 use crate::event::{Body, Item};
 use crate::manifest::Manifest;
@@ -28,8 +28,8 @@ use std::sync::Arc;
 /// Where the faces of this transaction's rolls come from.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum DiceSupply {
-    /// From the campaign seed, roll by roll.
-    Seeded([u8; 32]),
+    /// From the campaign seed, roll by roll, mixed with the action's entropy.
+    Seeded { seed: [u8; 32], entropy: Option<Entropy> },
     /// Faces given in advance.
     Forced(Forced),
 }
@@ -48,6 +48,39 @@ pub enum TxError {
     /// A value or the event passed one of the [`Caps`].
     #[error("{0}")]
     Limit(#[from] CapError),
+}
+
+/// A new entity as everyone who may see it may see all of it, and the changes that add the
+/// parts fewer people may see (each to be recorded with its own visibility).
+fn split_by_visibility(mut entity: Entity) -> (Entity, Vec<Change>) {
+    let open = entity.visibility;
+    let mut parts = Vec::new();
+    let fields = std::mem::take(&mut entity.fields);
+    for (field, f) in fields {
+        if f.visibility > open {
+            parts.push(Change::Field {
+                entity: entity.id.clone(),
+                field,
+                value: Some(f.value),
+                visibility: f.visibility,
+            });
+        } else {
+            entity.fields.insert(field, f);
+        }
+    }
+    let (hidden, kept): (Vec<Trait>, Vec<Trait>) =
+        std::mem::take(&mut entity.traits).into_iter().partition(|t| t.visibility > open);
+    entity.traits = kept;
+    parts.extend(hidden.into_iter().map(|t| Change::Trait { entity: entity.id.clone(), value: t }));
+    let pools = std::mem::take(&mut entity.pools);
+    for (name, pool) in pools {
+        if pool.visibility > open {
+            parts.push(Change::DefinePool { pool: PoolRef { entity: Some(entity.id.clone()), name }, def: pool });
+        } else {
+            entity.pools.insert(name, pool);
+        }
+    }
+    (entity, parts)
 }
 
 /// An owner is a player, named as a player may be named.
@@ -189,12 +222,26 @@ impl Tx {
     pub fn finish_dice(&self) -> Result<(), DiceError> {
         match &self.dice {
             DiceSupply::Forced(f) => f.finish(),
-            DiceSupply::Seeded(_) => Ok(()),
+            DiceSupply::Seeded { .. } => Ok(()),
         }
     }
 
-    /// Applies a change to the working table and records it.
+    /// Applies a change to the working table and records it. A value keeps its own
+    /// visibility inside a larger change: a new entity's fields, traits and pools that fewer
+    /// people may see than the entity itself are recorded as changes of their own, each with
+    /// its visibility, so one redaction of items redacts every value.
     pub fn change(&mut self, change: Change) -> Result<(), TxError> {
+        match change {
+            Change::Create { entity } => {
+                let (entity, parts) = split_by_visibility(entity);
+                self.change_one(Change::Create { entity })?;
+                parts.into_iter().try_for_each(|part| self.change_one(part))
+            }
+            other => self.change_one(other),
+        }
+    }
+
+    fn change_one(&mut self, change: Change) -> Result<(), TxError> {
         let bytes = self.check_change(&change)?;
         let (visibility, owner) = self.table.change_visibility(&change);
         let label = self.label_for(&change, visibility);
@@ -282,6 +329,10 @@ impl Tx {
     pub fn replay(&mut self, items: Vec<Item>) -> Result<(), TxError> {
         for item in items {
             match item.body {
+                // The rules in force and the table's permissions are the host's to change.
+                Some(Body::Change { change: Change::Rules { .. } | Change::TypedDice { .. } }) => {
+                    return Err(rule("a script cannot change the rules in force or who may type in dice"))
+                }
                 Some(Body::Change { change }) => self.change(change)?,
                 Some(Body::Roll { roll }) => self.replay_roll(roll, item.visibility, item.owner)?,
                 Some(Body::Say { text }) => self.say(text, item.visibility, item.owner)?,
@@ -577,10 +628,10 @@ impl Tx {
             .map_err(|e| DiceError { column: e.column, message: format!("'{expr}': {}", e.message) })?;
         let roll = match &mut self.dice {
             DiceSupply::Forced(f) => dice::roll(&parsed, f as &mut dyn DiceSource, RollSource::Forced)?,
-            DiceSupply::Seeded(seed) => {
+            DiceSupply::Seeded { seed, entropy } => {
                 let counter = self.table.next_roll;
-                let mut stream = SeededStream::for_roll(seed, counter);
-                let r = dice::roll(&parsed, &mut stream, RollSource::Generated { counter })?;
+                let mut stream = SeededStream::for_roll(seed, counter, entropy.as_ref());
+                let r = dice::roll(&parsed, &mut stream, RollSource::Generated { counter, entropy: *entropy })?;
                 self.table.next_roll = counter + 1;
                 r
             }
@@ -598,7 +649,7 @@ impl Tx {
         let mut item = Item::new(Body::Roll { roll: roll.clone() }, visibility, owner, label);
         if visibility != Visibility::Public {
             item.public = match roll.source {
-                RollSource::Generated { counter } => Some(serde_json::json!({ "counter": counter })),
+                RollSource::Generated { counter, .. } => Some(serde_json::json!({ "counter": counter })),
                 RollSource::Forced => Some(serde_json::json!({ "forced": true })),
             };
         }
@@ -712,11 +763,11 @@ visibility = "gm"
 
     #[test]
     fn seeded_rolls_advance_the_counter() {
-        let mut t = tx(DiceSupply::Seeded([3u8; 32]));
+        let mut t = tx(DiceSupply::Seeded { seed: [3u8; 32], entropy: None });
         let a = t.roll("2d6", RollOptions::default()).unwrap();
         let b = t.roll("2d6", RollOptions::default()).unwrap();
-        assert_eq!(a.source, RollSource::Generated { counter: 0 });
-        assert_eq!(b.source, RollSource::Generated { counter: 1 });
+        assert_eq!(a.source, RollSource::Generated { counter: 0, entropy: None });
+        assert_eq!(b.source, RollSource::Generated { counter: 1, entropy: None });
         assert_eq!(t.table.next_roll, 2);
         let mut f = tx(DiceSupply::Forced(Forced::new([20, 1])));
         let r = f

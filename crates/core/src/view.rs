@@ -82,6 +82,9 @@ pub struct View {
     pub pools: IndexMap<String, PoolView>,
     pub entities: IndexMap<String, EntityView>,
     pub vars: IndexMap<String, Value>,
+    /// The players the GM lets type in their own dice over the network (public).
+    #[serde(default)]
+    pub typed_dice: Vec<String>,
 }
 
 fn pool_view(p: &Pool, vis: Visibility, owner: Option<&str>, role: &Role) -> PoolView {
@@ -135,6 +138,7 @@ pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
             .filter(|(_, f)| role.sees(f.visibility, None))
             .map(|(k, f)| (k.clone(), f.value.clone()))
             .collect(),
+        typed_dice: table.typed_dice.iter().cloned().collect(),
     }
 }
 

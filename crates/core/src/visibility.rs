@@ -51,6 +51,10 @@ impl fmt::Display for Visibility {
     }
 }
 
+/// Names that mean a role or everyone, so no player may carry them (a player called `gm`
+/// would read as the GM in every log line).
+pub const RESERVED_NAMES: &[&str] = &["gm", "public", "owner", "hidden", "everyone", "all", "table", "nobody"];
+
 /// The person acting or viewing: the GM, a player by name, or the public (anyone reading a
 /// play-by-post thread: only public values).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -86,6 +90,8 @@ impl Role {
                     Err("a player name may be at most 64 characters".into())
                 } else if name.chars().any(|c| c.is_control()) {
                     Err("a player name may not contain control characters".into())
+                } else if RESERVED_NAMES.iter().any(|r| name.eq_ignore_ascii_case(r)) {
+                    Err(format!("'{name}' names a role, not a player: pick another name"))
                 } else {
                     Ok(Role::Player(name.to_string()))
                 }
@@ -173,5 +179,9 @@ mod tests {
         assert_eq!(Role::parse("player:Ann Lee").unwrap(), Role::Player("Ann Lee".into()));
         assert!(Role::parse("player:").is_err());
         assert!(Role::parse("wizard").unwrap_err().to_string().contains("not a role"));
+        for name in ["gm", "GM", "Public", "everyone"] {
+            let e = Role::parse(&format!("player:{name}")).unwrap_err().to_string();
+            assert!(e.contains("names a role"), "a player may not be called {name}: {e}");
+        }
     }
 }

@@ -5,6 +5,7 @@
 import { useMemo, useState } from "preact/hooks";
 import { toReport } from "../transport";
 import type { Store } from "../store";
+import { mayTypeDice } from "../store";
 import type { ActionForm, Acted, Choices, ErrorReport, LogItem, ParamForm, ParamSpec as DeclaredSpec, ParamType, View } from "../contract";
 
 /** A parameter's spec, with the choices the table allows when the engine sent them. */
@@ -255,6 +256,7 @@ function ActionFormView({ store, action, view, hidden }: { store: Store; action:
           invalid={badParam === p.name ? error?.message ?? null : null}
         />
       ))}
+      {mayTypeDice(store.state) ? (
       <div class="field dice-field">
         <label for={`${formId}-dice`} class="field-label">
           Dice rolled by hand <span class="muted small">(optional)</span>
@@ -276,6 +278,9 @@ function ActionFormView({ store, action, view, hidden }: { store: Store; action:
           Leave empty to let Houserule roll. Faces are used in order and marked “by hand” in the log.
         </span>
       </div>
+      ) : (
+        <p class="help dice-note">Houserule rolls your dice. The GM can let you type in dice you roll by hand.</p>
+      )}
       <div class="form-actions">
         <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
           {busy ? (

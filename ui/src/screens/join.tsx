@@ -1,4 +1,6 @@
-// Browser only: join the table by name, or as the GM with the secret the server printed.
+// Browser only: join the table with the link the GM made for you, or as the GM with the
+// secret the server printed. A link opened once is remembered by this browser (for this
+// table's address), so coming back needs nothing; the token is then taken off the address bar.
 
 import { useEffect, useState } from "preact/hooks";
 import { toReport } from "../transport";
@@ -6,37 +8,71 @@ import type { Store } from "../store";
 import type { ErrorReport } from "../contract";
 import { ErrorBox } from "../ui/errors";
 
-const REMEMBER = "houserule.join";
+/** A player's join link token: kept until it stops working. */
+const INVITE = "houserule.invite";
+/** The GM's secret: kept for this tab only (it changes when the server restarts). */
+const GM_SECRET = "houserule.gm";
+
+/** The token in a pasted link (`…#join=TOKEN`) or a bare token. */
+function tokenFrom(text: string): string {
+  const t = text.trim();
+  const m = /[#&?]join=([0-9a-fA-F]+)/.exec(t);
+  return m ? m[1] : t;
+}
+
+/** Reads `#join=` / `#gm=` from the address once, remembers it, and clears the address bar. */
+function takeFromAddress(): void {
+  const hash = new URLSearchParams(location.hash.replace(/^#/, ""));
+  const join = hash.get("join");
+  const gm = hash.get("gm");
+  if (join) localStorage.setItem(INVITE, join);
+  if (gm) sessionStorage.setItem(GM_SECRET, gm);
+  if (join || gm) history.replaceState(null, "", location.pathname + location.search);
+}
 
 export function JoinScreen({ store }: { store: Store }) {
-  const [name, setName] = useState("");
+  const [link, setLink] = useState("");
   const [secret, setSecret] = useState("");
-  const [busy, setBusy] = useState<"player" | "gm" | null>(null);
+  const [busy, setBusy] = useState<"player" | "gm" | "auto" | null>(null);
   const [error, setError] = useState<ErrorReport | null>(null);
 
-  async function join(who: "player" | "gm", hello: Record<string, string>) {
-    setBusy(who);
+  async function join(who: "player" | "gm", hello: { invite?: string; secret?: string }, auto = false) {
+    setBusy(auto ? "auto" : who);
     setError(null);
     try {
       await store.join(hello);
-      sessionStorage.setItem(REMEMBER, JSON.stringify(hello));
+      if (hello.invite) localStorage.setItem(INVITE, hello.invite);
+      if (hello.secret) sessionStorage.setItem(GM_SECRET, hello.secret);
     } catch (e) {
-      setError(toReport(e));
+      const report = toReport(e);
+      // A link that was replaced or revoked, or a secret from an earlier run, is forgotten.
+      if (report.code === "forbidden" && !report.message.includes("too many")) {
+        if (hello.invite) localStorage.removeItem(INVITE);
+        if (hello.secret) sessionStorage.removeItem(GM_SECRET);
+      }
+      setError(report);
       setBusy(null);
     }
   }
 
-  // A reload of the page joins again as the same person.
+  // A link in the address, or one remembered from before, joins at once.
   useEffect(() => {
-    const saved = sessionStorage.getItem(REMEMBER);
-    if (!saved) return;
-    try {
-      const hello = JSON.parse(saved);
-      void join(hello.secret ? "gm" : "player", hello);
-    } catch {
-      sessionStorage.removeItem(REMEMBER);
-    }
+    takeFromAddress();
+    const gm = sessionStorage.getItem(GM_SECRET);
+    const invite = localStorage.getItem(INVITE);
+    if (gm) void join("gm", { secret: gm }, true);
+    else if (invite) void join("player", { invite }, true);
   }, []);
+
+  if (busy === "auto") {
+    return (
+      <main class="center-screen">
+        <p class="muted" role="status">
+          <span class="spinner" /> Joining the table…
+        </p>
+      </main>
+    );
+  }
 
   return (
     <main class="center-screen">
@@ -51,25 +87,28 @@ export function JoinScreen({ store }: { store: Store }) {
             aria-labelledby="join-player"
             onSubmit={(e) => {
               e.preventDefault();
-              if (name.trim()) void join("player", { name: name.trim() });
+              const invite = tokenFrom(link);
+              if (invite) void join("player", { invite });
             }}
           >
             <h2 id="join-player">Join as a player</h2>
             <div class="field">
-              <label for="join-name" class="field-label">Your name</label>
+              <label for="join-link" class="field-label">Your join link</label>
               <input
-                id="join-name"
-                aria-describedby="join-name-help"
-                name="name"
-                autoComplete="nickname"
-                value={name}
-                maxLength={60}
+                id="join-link"
+                aria-describedby="join-link-help"
+                name="link"
+                autoComplete="off"
+                spellcheck={false}
+                value={link}
                 required
-                onInput={(e) => setName(e.currentTarget.value)}
+                onInput={(e) => setLink(e.currentTarget.value)}
               />
-              <span id="join-name-help" class="help">The name your GM gave your character's owner, e.g. “ann”.</span>
+              <span id="join-link-help" class="help">
+                Open the link your GM sent you, or paste it here. This browser remembers it.
+              </span>
             </div>
-            <button type="submit" class="primary" disabled={busy !== null || !name.trim()}>
+            <button type="submit" class="primary" disabled={busy !== null || !link.trim()}>
               {busy === "player" ? <><span class="spinner" /> Joining…</> : "Join the table"}
             </button>
           </form>
@@ -78,7 +117,7 @@ export function JoinScreen({ store }: { store: Store }) {
             aria-labelledby="join-gm"
             onSubmit={(e) => {
               e.preventDefault();
-              if (secret) void join("gm", { secret });
+              if (secret.trim()) void join("gm", { secret: secret.trim() });
             }}
           >
             <h2 id="join-gm">Join as the GM</h2>
@@ -95,10 +134,10 @@ export function JoinScreen({ store }: { store: Store }) {
                 onInput={(e) => setSecret(e.currentTarget.value)}
               />
               <span id="join-secret-help" class="help">
-                Printed by <code>houserule serve</code> when it started.
+                Printed by <code>houserule serve</code> when it started (or open the GM link it printed).
               </span>
             </div>
-            <button type="submit" class="primary" disabled={busy !== null || !secret}>
+            <button type="submit" class="primary" disabled={busy !== null || !secret.trim()}>
               {busy === "gm" ? <><span class="spinner" /> Joining…</> : "Join as GM"}
             </button>
           </form>

@@ -67,6 +67,8 @@ function entryTitle(entry: LogEntry, labels: Record<string, string>, manifest: M
       return "Rules changed";
     case "reveal":
       return "Dice seed revealed";
+    case "permission":
+      return "Table permission changed";
     default:
       return entry.action ? labels[entry.action] ?? humanize(entry.action) : "Action";
   }

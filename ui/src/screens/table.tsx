@@ -1,5 +1,6 @@
 // The table screen: a header (campaign, who is looking, the GM's view switch and tabs), then
-// actions | table | log side by side (one at a time on a narrow screen), or the house rules.
+// actions | table | log side by side (one at a time on a narrow screen), the house rules, or
+// the players (join links and dice by hand).
 
 import { useMemo, useState } from "preact/hooks";
 import type { Store } from "../store";
@@ -9,6 +10,7 @@ import { Board } from "./board";
 import { ActionsPanel } from "./actions";
 import { LogPanel } from "./log";
 import { HouseRules } from "./rules";
+import { PlayersPanel } from "./players";
 import { Diagnostics, ErrorBox } from "../ui/errors";
 
 type Pane = "table" | "actions" | "log";
@@ -16,10 +18,10 @@ type Pane = "table" | "actions" | "log";
 export function TableScreen({ store }: { store: Store }) {
   const s = useStore(store);
   const gm = s.role === "gm";
-  const [tab, setTab] = useState<"table" | "rules">("table");
+  const [tab, setTab] = useState<"table" | "rules" | "players">("table");
   const [pane, setPane] = useState<Pane>("table");
   const [rulesOpened, setRulesOpened] = useState(false);
-  const openTab = (t: "table" | "rules") => {
+  const openTab = (t: "table" | "rules" | "players") => {
     if (t === "rules") setRulesOpened(true);
     setTab(t);
   };
@@ -51,6 +53,9 @@ export function TableScreen({ store }: { store: Store }) {
             </button>
             <button type="button" role="tab" aria-selected={tab === "rules"} onClick={() => openTab("rules")}>
               House rules
+            </button>
+            <button type="button" role="tab" aria-selected={tab === "players"} onClick={() => openTab("players")}>
+              Players
             </button>
           </div>
         )}
@@ -98,6 +103,11 @@ export function TableScreen({ store }: { store: Store }) {
       {gm && rulesOpened && (
         <div class="rules-wrap" hidden={tab !== "rules"}>
           <HouseRules store={store} />
+        </div>
+      )}
+      {gm && tab === "players" && (
+        <div class="players-wrap">
+          <PlayersPanel store={store} />
         </div>
       )}
       <div class="play-wrap" hidden={tab !== "table"}>

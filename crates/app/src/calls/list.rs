@@ -3,7 +3,8 @@
 // desktop shell's build script (the Tauri commands and the window's capability), so adding a
 // call is one line here and its handling in `front.rs`.
 calls! {
-    /// Who the caller is, and the campaign in play (the server binds a connection's identity here).
+    /// Who the caller is, and the campaign in play. A browser joins here with its join link's
+    /// token (a player) or the GM's secret; the server binds the connection to that role for life.
     Hello "hello" (Join) -> Joined, Anyone;
     /// The rulesets a campaign can be created on, with the settings a GM may pick.
     Rulesets "rulesets" (Nothing) -> Vec<RulesetChoice>, Gm;
@@ -23,6 +24,14 @@ calls! {
     Log "log" (LogPage) -> Vec<LogEntry>, Anyone;
     /// Takes an action; the parameters go as typed, the engine parses them.
     Act "act" (Act) -> Acted, Anyone;
+    /// Lets a player type in their own dice over the network, or stops it (a public event).
+    AllowTypedDice "allow_typed_dice" (TypedDice) -> LogEntry, Gm;
+    /// Makes a player's join link (shown once; replaces the player's older link).
+    Invite "invite" (PlayerName) -> NewInvite, Gm;
+    /// The players with a join link, and when each was made and last used.
+    Invites "invites" (Nothing) -> Vec<Invite>, Gm;
+    /// Ends a player's join link; whether there was one.
+    RevokeInvite "revoke_invite" (PlayerName) -> bool, Gm;
     /// The ruleset's manifest: the labels of kinds, fields and pools.
     Manifest "manifest" (Nothing) -> Manifest, Anyone;
     /// The house rules and the ruleset's scripts, for the editor.

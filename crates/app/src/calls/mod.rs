@@ -9,6 +9,7 @@
 
 mod replies;
 
+use crate::invites::{Invite, NewInvite};
 use crate::reload::ReloadReport;
 use crate::Acted;
 use houserule_core::manifest::Manifest;
@@ -153,13 +154,36 @@ impl Caller {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct Nothing {}
 
-/// Joining: a player by name, or the GM with the secret (browsers); nothing (desktop).
+/// Joining from a browser: a player with the token of their join link, or the GM with the
+/// secret the server printed; nothing from the desktop, or to ask who this connection is.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Join {
     #[serde(default)]
-    pub name: Option<String>,
+    pub invite: Option<String>,
     #[serde(default)]
     pub secret: Option<String>,
+}
+
+impl Join {
+    /// Whether this `hello` asks to become someone.
+    pub fn asks(&self) -> bool {
+        self.invite.as_deref().is_some_and(|t| !t.trim().is_empty())
+            || self.secret.as_deref().is_some_and(|s| !s.trim().is_empty())
+    }
+}
+
+/// A player's permission to type in their own dice.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct TypedDice {
+    pub player: String,
+    pub allowed: bool,
+}
+
+/// A player, by name.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct PlayerName {
+    pub player: String,
 }
 
 /// Whose view or actions: `as` is a role (`player:NAME`); the GM may name anyone.
@@ -217,6 +241,10 @@ pub struct Act {
     pub params: Map<String, Value>,
     #[serde(default)]
     pub dice: Option<Dice>,
+    /// 32 fresh random bytes from the acting side's own device, mixed into every roll of the
+    /// action, so the holder of the seed cannot foresee it (players' browsers must send it).
+    #[serde(default)]
+    pub entropy: Option<houserule_core::dice::Entropy>,
 }
 
 /// Dice rolled by hand.

@@ -226,11 +226,19 @@ impl State {
         let mut sent = Instant::now();
         for i in 0..runs {
             let start = action::simulation_table(table, first + i);
-            let run = action::begin(&manifest, &start, role, action, params, DiceSupply::Seeded(seed), &self.limits)
-                .and_then(|tx| {
-                    arm(&self.limits);
-                    in_time(action::run(plugin, tx, calls))
-                });
+            let run = action::begin(
+                &manifest,
+                &start,
+                role,
+                action,
+                params,
+                DiceSupply::Seeded { seed, entropy: None },
+                &self.limits,
+            )
+            .and_then(|tx| {
+                arm(&self.limits);
+                in_time(action::run(plugin, tx, calls))
+            });
             match run {
                 Ok(staged) => batch.push(staged.result),
                 Err(e) => return write_frame(output, &failure(e)),

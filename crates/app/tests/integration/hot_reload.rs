@@ -38,7 +38,7 @@ fn next_reload(events: &Receiver<SessionEvent>) -> SessionEvent {
 }
 
 fn act(s: &Session, role: &Role, action: &str, p: Value) -> Value {
-    s.act(role, action, &params(p), None).unwrap_or_else(|e| panic!("{action}: {e}")).result
+    s.act(role, action, &params(p), None, None).unwrap_or_else(|e| panic!("{action}: {e}")).result
 }
 
 fn edit(file: &Path, from: &str, to: &str) {
@@ -184,7 +184,13 @@ fn a_house_rule_replaces_one_function_and_the_rest_run_as_written() {
     let r = act(&s, &gm, "boss_ability", json!({"ability": "black_dice", "count": 2}));
     assert_eq!(r["cost"], 2, "every other rule runs as written");
     let err = s
-        .act(&gm, "boss_ability", &params(json!({"ability": "afflict", "target": "Gandolf", "trait": "Magic!"})), None)
+        .act(
+            &gm,
+            "boss_ability",
+            &params(json!({"ability": "afflict", "target": "Gandolf", "trait": "Magic!"})),
+            None,
+            None,
+        )
         .unwrap_err();
     assert!(
         err.to_string().contains("AFFLICTION") || err.to_string().contains("already used"),

@@ -4,6 +4,7 @@ mod fuzz_regressions;
 mod hooks;
 mod hostile;
 mod hot_reload;
+mod redaction;
 mod sandboxed;
 mod support;
 mod tampering;

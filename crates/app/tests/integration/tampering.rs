@@ -25,9 +25,9 @@ fn played(dir: &Path) -> PathBuf {
         },
     )
     .unwrap();
-    c.act(&Role::Gm, "make", &params(json!({"name": "Frody"})), None).unwrap();
+    c.act(&Role::Gm, "make", &params(json!({"name": "Frody"})), None, None).unwrap();
     for _ in 0..4 {
-        c.act(&Role::Gm, "strike", &params(json!({})), None).unwrap();
+        c.act(&Role::Gm, "strike", &params(json!({})), None, None).unwrap();
     }
     path
 }

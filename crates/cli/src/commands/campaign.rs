@@ -6,7 +6,7 @@ use crate::rulesets;
 use houserule_app::store::Store;
 use houserule_app::verify as verification;
 use houserule_app::{Campaign, CampaignError, NewCampaign};
-use houserule_core::dice::Forced;
+use houserule_core::dice::{Entropy, Forced};
 use houserule_core::params::Choices;
 use houserule_core::view::View;
 use houserule_core::{render, ErrorCode, Role};
@@ -109,7 +109,8 @@ pub fn act(json: bool, file: &Path, action: &str, who: &str, params: &[String], 
         Some(d) => Some(Forced::parse_list(d).map_err(|e| Failure::new(ErrorCode::Dice, format!("--dice: {e}")))?),
         None => None,
     };
-    let out = c.act(&role(who)?, action, &raw, forced)?;
+    // The OS's fresh entropy goes into every roll, so holding the seed is not knowing the dice.
+    let out = c.act(&role(who)?, action, &raw, forced, Some(Entropy::fresh()))?;
     if json {
         output::json(&out);
     } else {

@@ -31,9 +31,9 @@ pub fn roll(json: bool, expr: &str, seed: Option<u64>, faces: Option<&str>, time
         None => {
             let seed = seed.map(seed_from_number).unwrap_or_else(fresh_seed);
             for counter in 0..u64::from(times) {
-                let mut stream = SeededStream::for_roll(&seed, counter);
+                let mut stream = SeededStream::for_roll(&seed, counter, None);
                 rolls.push(
-                    dice::roll(&parsed, &mut stream, RollSource::Generated { counter })
+                    dice::roll(&parsed, &mut stream, RollSource::Generated { counter, entropy: None })
                         .map_err(|e| Failure::new(ErrorCode::Dice, e.to_string()))?,
                 );
             }

@@ -178,7 +178,7 @@ pub fn watch(
                         crate::say!("  {}", p.text);
                     }
                 }
-                SessionEvent::Committed { .. } => {}
+                SessionEvent::Committed { .. } | SessionEvent::Written { .. } => {}
             }
         }
         if !matches!(event, SessionEvent::Watching { .. }) {

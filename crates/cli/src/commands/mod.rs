@@ -8,6 +8,7 @@ pub mod house;
 pub mod plugin;
 pub mod sharing;
 pub mod simulate;
+pub mod table;
 
 use crate::output::Failure;
 use houserule_core::{ErrorCode, Role};

@@ -1,7 +1,14 @@
 //! The WebSocket protocol: a message `{id, method, params}` is a call from the app layer's one
 //! list ([`houserule_app::calls`]); the reply is `{id, result}` or `{id, error}`, and events are
-//! pushed as `{event}`. The role of every call comes from the connection, never from the call.
+//! pushed as `{event}`.
+//!
+//! Identity: a connection is nobody until its `hello` carries a live join link's token (that
+//! player) or the GM's secret; from then on it is that role for its whole life. Another `hello`
+//! asking to be someone is refused, the role of every call comes from the connection and never
+//! from the call, and wrong tokens or secrets count against the address they came from
+//! ([`super::attempts`]).
 
+use super::attempts::Attempts;
 use super::Server;
 use houserule_app::calls::{Call, Caller, Host, Join};
 use houserule_app::front::AppEvent;
@@ -9,6 +16,7 @@ use houserule_app::session::SessionEvent;
 use houserule_core::{ErrorCode, ErrorReport, Role};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::net::IpAddr;
 
 /// A message from the browser.
 #[derive(Debug, Deserialize)]
@@ -34,21 +42,46 @@ impl Reply {
     }
 }
 
-/// Who is on this connection (none until they join).
-#[derive(Debug, Clone, Default)]
+/// Who is on this connection (none until they join), and where it comes from.
+#[derive(Debug, Clone)]
 pub struct Connection {
     pub role: Option<Role>,
+    pub peer: IpAddr,
 }
 
-/// The role a `hello` asks for: the GM with the secret, or a player by name.
-fn join(server: &Server, join: &Join) -> Result<Role, ErrorReport> {
-    match (join.secret.as_deref(), join.name.as_deref()) {
-        (Some(s), _) if !s.is_empty() && s == server.secret => Ok(Role::Gm),
-        (Some(s), _) if !s.is_empty() => Err(ErrorReport::new(ErrorCode::Forbidden, "that is not the GM's secret")),
-        (_, Some(name)) => Role::parse(&format!("player:{}", name.trim()))
-            .map_err(|e| ErrorReport::new(ErrorCode::BadRequest, e.to_string())),
-        _ => Err(ErrorReport::new(ErrorCode::BadRequest, "join with your name, or as GM with the secret")),
+impl Connection {
+    pub fn new(peer: IpAddr) -> Connection {
+        Connection { role: None, peer }
     }
+}
+
+/// Equal in time that does not depend on where two texts differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The role a `hello` proves: the GM with the secret, or the player a join link was made for.
+fn join(server: &Server, attempts: &Attempts, peer: IpAddr, join: &Join) -> Result<Role, ErrorReport> {
+    attempts.check(peer)?;
+    let proved = match (join.secret.as_deref().map(str::trim), join.invite.as_deref().map(str::trim)) {
+        (Some(s), _) if !s.is_empty() => same(s, &server.secret).then_some(Role::Gm),
+        (_, Some(token)) if !token.is_empty() => server.app.redeem_invite(token)?.map(Role::Player),
+        _ => {
+            return Err(ErrorReport::new(
+                ErrorCode::BadRequest,
+                "join with your join link (ask the GM for one), or as the GM with the secret the server printed",
+            ))
+        }
+    };
+    proved.ok_or_else(|| {
+        attempts.failed(peer);
+        let what = if join.secret.as_deref().is_some_and(|s| !s.trim().is_empty()) {
+            "that is not the GM's secret"
+        } else {
+            "that join link is not valid (it was replaced or revoked): ask the GM for a new one"
+        };
+        ErrorReport::new(ErrorCode::Forbidden, what)
+    })
 }
 
 /// Handles one message, returning the reply and the connection's state after it.
@@ -56,12 +89,21 @@ pub fn handle(server: &Server, mut conn: Connection, message: Message) -> (Reply
     let id = message.id;
     let result = Call::read(&message.method, message.params).and_then(|call| {
         if let Call::Hello(j) = &call {
-            conn.role = Some(join(server, j)?);
+            match &conn.role {
+                Some(me) if j.asks() => {
+                    return Err(ErrorReport::new(
+                        ErrorCode::Forbidden,
+                        format!("this connection joined as {me} and stays so; to be someone else, open the table again with their link"),
+                    ))
+                }
+                Some(_) => {}
+                None => conn.role = Some(join(server, &server.attempts, conn.peer, j)?),
+            }
         }
         let role = conn
             .role
             .clone()
-            .ok_or_else(|| ErrorReport::new(ErrorCode::Forbidden, "join first: send hello with your name"))?;
+            .ok_or_else(|| ErrorReport::new(ErrorCode::Forbidden, "join first: open the join link the GM gave you"))?;
         server.app.call(&Caller { role, host: Host::Server }, call, Some(&server.file))
     });
     let reply = match result {

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use parse::{parse, Cmp, Expr};
 pub use roll::roll;
-pub use source::{seed_commitment, seed_from_number, DiceSource, Forced, SeededStream};
+pub use source::{seed_commitment, seed_from_number, DiceSource, Entropy, Forced, SeededStream};
 
 /// What went wrong with a dice expression or a roll. `column` is 1-based; 0 means the problem
 /// is not tied to a place in the expression (a forced face that ran out, say).
@@ -157,8 +157,13 @@ pub struct TermRoll {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RollSource {
-    /// Derived from the campaign's committed seed and this roll counter.
-    Generated { counter: u64 },
+    /// Derived from the campaign's committed seed, this roll counter and the entropy the acting
+    /// side supplied (none on rolls made before entropy was recorded).
+    Generated {
+        counter: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        entropy: Option<Entropy>,
+    },
     /// Faces typed in or given in advance (physical dice, scenario tests). Never passed off as
     /// generated.
     Forced,

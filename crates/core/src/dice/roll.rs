@@ -202,8 +202,8 @@ mod tests {
         let seed = [1u8; 32];
         let mut counts = [0u32; 6];
         for k in 0..6000u64 {
-            let mut s = SeededStream::for_roll(&seed, k);
-            let r = roll(&parse("1d6").unwrap(), &mut s, RollSource::Generated { counter: k }).unwrap();
+            let mut s = SeededStream::for_roll(&seed, k, None);
+            let r = roll(&parse("1d6").unwrap(), &mut s, RollSource::Generated { counter: k, entropy: None }).unwrap();
             counts[(r.total - 1) as usize] += 1;
         }
         for c in counts {

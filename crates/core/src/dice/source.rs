@@ -1,11 +1,15 @@
 //! Where faces come from.
 //!
-//! [`SeededStream`] derives every roll from the campaign seed and a roll counter, so anyone who
-//! later learns the seed can recompute each roll and see that none was skipped or redone:
-//! the stream for roll `k` is ChaCha20 keyed with `SHA-256("houserule-roll-v1" ‖ seed ‖ k as
-//! u64 little-endian)`, and a die with `n` faces takes the next 32-bit word `v`, rejecting words at
-//! or above `floor(2³² / n) · n`, and reads face `min + v mod n`. `docs/dice.md` states the same
-//! algorithm for people who want to check rolls with their own tools.
+//! [`SeededStream`] derives every roll from the campaign seed, a roll counter and the
+//! [`Entropy`] the acting side supplied with the action, so anyone who later learns the seed can
+//! recompute each roll and see that none was skipped or redone, while nobody could compute a
+//! roll before the action was taken (the seed holder lacks the entropy; the actor lacks the
+//! seed). The stream for roll `k` is ChaCha20 keyed with
+//! `SHA-256("houserule-roll-v2" ‖ seed ‖ k as u64 little-endian ‖ entropy)` — or, for a roll
+//! recorded without entropy (files from before it existed), `SHA-256("houserule-roll-v1" ‖ seed
+//! ‖ k)`. A die with `n` faces takes the next 32-bit word `v`, rejecting words at or above
+//! `floor(2³² / n) · n`, and reads face `min + v mod n`. `docs/dice.md` states the same
+//! algorithm, and why it holds, for people who want to check rolls with their own tools.
 //!
 //! [`Forced`] hands out faces given in advance, in order, and refuses a face the die cannot show,
 //! a roll that needs more faces than were given, and (on [`Forced::finish`]) faces left unused.
@@ -27,12 +31,78 @@ pub struct SeededStream {
 }
 
 impl SeededStream {
-    pub fn for_roll(seed: &[u8; 32], counter: u64) -> Self {
+    /// The stream of roll `counter`, mixing in the action's entropy when it has some.
+    pub fn for_roll(seed: &[u8; 32], counter: u64, entropy: Option<&Entropy>) -> Self {
         let mut h = Sha256::new();
-        h.update(b"houserule-roll-v1");
+        h.update(if entropy.is_some() { b"houserule-roll-v2" } else { b"houserule-roll-v1" });
         h.update(seed);
         h.update(counter.to_le_bytes());
+        if let Some(e) = entropy {
+            h.update(e.0);
+        }
         SeededStream { rng: ChaCha20Rng::from_seed(h.finalize().into()) }
+    }
+}
+
+/// 32 random bytes the acting side supplies at the moment it acts (a player's browser, or the
+/// operating system of the machine the GM acts on), recorded with every roll they go into.
+/// Written as 64 hex digits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Entropy(pub [u8; 32]);
+
+impl Entropy {
+    /// Reads 64 hex digits.
+    pub fn parse(text: &str) -> Result<Entropy, String> {
+        let text = text.trim();
+        let bytes = hex::decode(text).map_err(|_| format!("entropy must be 64 hex digits, not '{text:.80}'"))?;
+        let bytes: [u8; 32] = bytes
+            .try_into()
+            .map_err(|b: Vec<u8>| format!("entropy must be 32 bytes (64 hex digits), not {}", b.len()))?;
+        Ok(Entropy(bytes))
+    }
+
+    /// Fresh entropy from the operating system.
+    pub fn fresh() -> Entropy {
+        let mut bytes = [0u8; 32];
+        getrandom::getrandom(&mut bytes).expect("the operating system's random source");
+        Entropy(bytes)
+    }
+}
+
+impl std::fmt::Display for Entropy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&hex::encode(self.0))
+    }
+}
+
+impl std::fmt::Debug for Entropy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Entropy({self})")
+    }
+}
+
+impl serde::Serialize for Entropy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Entropy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Entropy, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Entropy::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl schemars::JsonSchema for Entropy {
+    fn schema_name() -> String {
+        "Entropy".into()
+    }
+    fn json_schema(gen: &mut schemars::gen::SchemaGenerator) -> schemars::schema::Schema {
+        let mut schema = gen.subschema_for::<String>().into_object();
+        schema.metadata().description = Some("32 random bytes as 64 hex digits".into());
+        schema.string().pattern = Some("^[0-9a-fA-F]{64}$".into());
+        schema.into()
     }
 }
 
@@ -172,21 +242,21 @@ mod tests {
     fn seeded_stream_is_reproducible_and_in_range() {
         let seed = [7u8; 32];
         let a: Vec<i64> = {
-            let mut s = SeededStream::for_roll(&seed, 3);
+            let mut s = SeededStream::for_roll(&seed, 3, None);
             (0..50).map(|_| s.face(Sides::Number(6)).unwrap()).collect()
         };
         let b: Vec<i64> = {
-            let mut s = SeededStream::for_roll(&seed, 3);
+            let mut s = SeededStream::for_roll(&seed, 3, None);
             (0..50).map(|_| s.face(Sides::Number(6)).unwrap()).collect()
         };
         assert_eq!(a, b, "the same seed and counter must give the same faces");
         let c: Vec<i64> = {
-            let mut s = SeededStream::for_roll(&seed, 4);
+            let mut s = SeededStream::for_roll(&seed, 4, None);
             (0..50).map(|_| s.face(Sides::Number(6)).unwrap()).collect()
         };
         assert_ne!(a, c, "another counter must give another stream");
         assert!(a.iter().all(|f| (1..=6).contains(f)));
-        let mut s = SeededStream::for_roll(&seed, 9);
+        let mut s = SeededStream::for_roll(&seed, 9, None);
         for _ in 0..300 {
             let f = s.face(Sides::Fudge).unwrap();
             assert!((-1..=1).contains(&f));

@@ -32,8 +32,8 @@ fn played(dir: &Path) -> PathBuf {
         },
     )
     .unwrap();
-    c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf", "owner": "ann"})), None).unwrap();
-    c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 2})), None).unwrap();
+    c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf", "owner": "ann"})), None, None).unwrap();
+    c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 2})), None, None).unwrap();
     path
 }
 
@@ -181,7 +181,7 @@ fn a_schema_one_file_opens_migrates_and_verifies() {
     assert_eq!(last.kind, houserule_core::event::EventKind::Migrated, "the upgrade is an event of its own");
     assert_eq!(c.store().version(), houserule_app::store::SCHEMA_VERSION);
     assert!(c.verify().ok, "{:?}", c.verify());
-    c.act(&Role::Gm, "end_turn", &params(json!({})), None).unwrap();
+    c.act(&Role::Gm, "end_turn", &params(json!({})), None, None).unwrap();
     drop(c);
     let again = Campaign::open(&p).unwrap();
     assert!(again.verify().ok);

@@ -1,0 +1,399 @@
+//! One redaction, everywhere: random play on every bundled ruleset, and for every player
+//! everything that player can receive — their view, their log, the answers to their own calls
+//! (results and refusals), the events pushed to them, the forum posts anyone may read, and a
+//! `share --for` copy of the file — must hold none of the values the rules keep from them.
+//!
+//! What is secret is worked out here from first principles, from the GM's raw table and the
+//! raw items of every event with `Role::sees` — not by the code under test — and compared by
+//! value: a secret string or number that turns up anywhere the player can look is a leak,
+//! whatever field it hides in.
+
+use crate::support::init;
+use houserule_app::calls::{Call, Caller, Host};
+use houserule_app::catalog;
+use houserule_app::front::App;
+use houserule_app::share::share;
+use houserule_core::event::Body;
+use houserule_core::params::Choices;
+use houserule_core::table::Table;
+use houserule_core::view::ActionForm;
+use houserule_core::{Role, Visibility};
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// A small deterministic generator (xorshift), so a failure can be replayed from its seed.
+struct Dice(u64);
+
+impl Dice {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn pick<'a, T>(&mut self, list: &'a [T]) -> Option<&'a T> {
+        (!list.is_empty()).then(|| &list[self.below(list.len())])
+    }
+    /// A word no rule would write on its own, so finding it is finding this value.
+    fn word(&mut self) -> String {
+        format!("zq{:06x}", self.next() & 0xff_ffff)
+    }
+}
+
+const PLAYERS: &[&str] = &["ann", "bo"];
+
+/// A value for one parameter, from the choices the form offers where there are any.
+fn value_for(
+    spec: &houserule_core::params::ParamSpec,
+    choices: Option<&Choices>,
+    picked: &Map<String, Value>,
+    dice: &mut Dice,
+) -> Option<Value> {
+    use houserule_core::params::ParamType as T;
+    if (spec.optional || spec.default.is_some()) && dice.below(3) == 0 {
+        return None;
+    }
+    let from_choices = |dice: &mut Dice| -> Option<Value> {
+        match choices? {
+            Choices::Options { values } => dice.pick(values).map(|v| json!(v)),
+            Choices::Entities { values } => dice.pick(values).map(|e| json!(e.id)),
+            Choices::Traits { entity, by_entity } => {
+                let owner = picked.get(entity).and_then(Value::as_str)?;
+                dice.pick(by_entity.get(owner)?).map(|t| json!(t))
+            }
+        }
+    };
+    Some(match spec.ty {
+        T::Int => {
+            let (lo, hi) = (spec.min.unwrap_or(0), spec.max.unwrap_or(spec.min.unwrap_or(0) + 400));
+            json!(lo + (dice.next() % ((hi - lo).max(0) as u64 + 1)) as i64)
+        }
+        T::Bool => json!(dice.below(2) == 0),
+        T::Text => json!(dice.word()),
+        T::Dice => json!(["2d6", "1d20", "4dF", "3d6cs>=4"][dice.below(4)]),
+        T::Choice | T::Entity | T::Trait | T::Pool => from_choices(dice)?,
+        T::List => {
+            let item = spec.item()?;
+            let n = dice.below(3);
+            let mut items = vec![];
+            for _ in 0..n {
+                if let Some(v) = if matches!(item.ty, T::Text | T::Int | T::Bool | T::Dice) {
+                    value_for(&item, None, picked, dice)
+                } else {
+                    from_choices(dice)
+                } {
+                    items.push(v);
+                }
+            }
+            json!(items)
+        }
+        T::Map => {
+            let item = spec.item()?;
+            let mut m = Map::new();
+            for _ in 0..dice.below(3) {
+                if let Some(v) = value_for(&item, None, picked, dice) {
+                    m.insert(dice.word(), v);
+                }
+            }
+            Value::Object(m)
+        }
+        T::Record => {
+            let mut m = Map::new();
+            for (name, f) in &spec.fields {
+                if let Some(v) = value_for(f, None, &m.clone(), dice) {
+                    m.insert(name.clone(), v);
+                }
+            }
+            Value::Object(m)
+        }
+    })
+}
+
+/// A random action this role may take, with parameters.
+fn random_action(forms: &[ActionForm], dice: &mut Dice) -> Option<(String, Map<String, Value>)> {
+    let form = dice.pick(forms)?;
+    let mut params = Map::new();
+    // Entities first: a trait parameter offers the traits of the entity picked for it.
+    let mut order: Vec<&houserule_core::view::ParamForm> =
+        form.params.iter().filter(|p| p.spec.ty == houserule_core::params::ParamType::Entity).collect();
+    order.extend(form.params.iter().filter(|p| p.spec.ty != houserule_core::params::ParamType::Entity));
+    for p in order {
+        if let Some(v) = value_for(&p.spec, p.choices.as_ref(), &params, dice) {
+            params.insert(p.name.clone(), v);
+        }
+        if p.name == "owner" || p.name == "player" {
+            params.insert(p.name.clone(), json!(PLAYERS[dice.below(PLAYERS.len())]));
+        }
+    }
+    Some((form.name.clone(), params))
+}
+
+/// Every string and distinctive number in a JSON value.
+fn leaves(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::String(s) if s.chars().count() >= 4 => {
+            out.insert(s.clone());
+        }
+        Value::Number(n) if n.as_i64().is_some_and(|i| i.abs() >= 100) => {
+            out.insert(n.to_string());
+        }
+        Value::Array(a) => a.iter().for_each(|x| leaves(x, out)),
+        Value::Object(m) => m.values().for_each(|x| leaves(x, out)),
+        _ => {}
+    }
+}
+
+/// Every name of an object in a JSON value.
+fn names(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Array(a) => a.iter().for_each(|x| names(x, out)),
+        Value::Object(m) => m.iter().for_each(|(k, x)| {
+            out.insert(k.clone());
+            names(x, out)
+        }),
+        _ => {}
+    }
+}
+
+/// What `viewer` may and may not know, by the rule alone: the visible values, and each hidden
+/// value with the place it hides in (to say where a leak came from). `tables` is the table after
+/// every event: a value the viewer could see at any moment is no secret from them later.
+fn knowledge(
+    tables: &[Table],
+    items: &[houserule_core::event::Item],
+    manifest: &Value,
+    viewer: &Role,
+) -> (BTreeSet<String>, BTreeMap<String, String>) {
+    let (mut seen, mut hidden) = (BTreeSet::new(), BTreeMap::new());
+    // The ruleset itself is public: words it uses, as values or as names, are no secret.
+    leaves(manifest, &mut seen);
+    names(manifest, &mut seen);
+    let mut put = |vis: Visibility, owner: Option<&str>, v: &Value, place: &dyn Fn() -> String| {
+        if viewer.sees(vis, owner) {
+            leaves(v, &mut seen)
+        } else {
+            let mut values = BTreeSet::new();
+            leaves(v, &mut values);
+            for value in values {
+                hidden.entry(value).or_insert_with(place);
+            }
+        }
+    };
+    for table in tables {
+        // The round, the settings and the roll counter are on everyone's table.
+        put(Visibility::Public, None, &json!([table.round, table.settings, table.next_roll]), &|| "the table".into());
+        for e in table.entities.values() {
+            let owner = e.owner.as_deref();
+            put(e.visibility, owner, &json!([e.id, e.name]), &|| format!("entity {}", e.id));
+            for (name, f) in &e.fields {
+                put(e.visibility.stricter(f.visibility), owner, &f.value, &|| format!("{}.{name}", e.id));
+            }
+            for t in &e.traits {
+                put(e.visibility.stricter(t.visibility), owner, &json!([t.name, t.note, t.tags]), &|| {
+                    format!("{} trait {}", e.id, t.name)
+                });
+            }
+            for (name, p) in &e.pools {
+                // A pool's name and place are as public as its entity; its counts, as its own visibility.
+                put(e.visibility, owner, &json!([name, format!("{}.{name}", e.id)]), &|| {
+                    format!("{} pool {name}", e.id)
+                });
+                put(e.visibility.stricter(p.visibility), owner, &json!(p.counts), &|| {
+                    format!("{} pool {name} counts", e.id)
+                });
+            }
+        }
+        for (name, f) in &table.vars {
+            put(f.visibility, None, &f.value, &|| format!("variable {name}"));
+        }
+        for (name, p) in &table.pools {
+            put(Visibility::Public, None, &json!(name), &|| format!("pool {name}"));
+            put(p.visibility, None, &json!(p.counts), &|| format!("pool {name} counts"));
+        }
+    }
+    // Narration, rolls, parameters and results are as secret as the rules or the manifest made
+    // them. A change's visibility is what the redaction under test derives, so it is not taken
+    // on trust: the values changes carry are judged by the table above.
+    for (i, item) in items.iter().enumerate() {
+        // What an item shows to those who may not read it (its label and public facts) is public.
+        put(Visibility::Public, None, &json!([item.label, item.public]), &|| format!("item {i} label"));
+        match &item.body {
+            Some(Body::Change { .. }) | None => {}
+            Some(body) => put(item.visibility, item.owner.as_deref(), &serde_json::to_value(body).unwrap(), &|| {
+                format!("item {i} ({})", item.visibility)
+            }),
+        }
+    }
+    // A value the viewer may see somewhere is not a secret, even if it is hidden elsewhere.
+    // A word this test made up that shows inside a visible text (a narration line) is seen too.
+    hidden.retain(|value, _| {
+        let in_a_text = value.starts_with("zq") && seen.iter().any(|s| s.contains(value.as_str()));
+        !seen.contains(value) && !in_a_text
+    });
+    (seen, hidden)
+}
+
+/// Everything `viewer` received, as one JSON value.
+struct Received(Vec<Value>);
+
+impl Received {
+    fn leaks(&self, secrets: &BTreeMap<String, String>) -> Vec<String> {
+        let mut found = BTreeSet::new();
+        for v in &self.0 {
+            leaves(v, &mut found);
+        }
+        let mut leaks: BTreeSet<String> = found.into_iter().filter(|v| secrets.contains_key(v)).collect();
+        // A word this test made up is found even inside a longer text (a narration line).
+        let text = serde_json::to_string(&self.0).expect("JSON values serialise");
+        leaks.extend(secrets.keys().filter(|s| s.starts_with("zq") && text.contains(s.as_str())).cloned());
+        leaks.into_iter().collect()
+    }
+}
+
+/// Plays `steps` random actions; returns each leak found, described.
+fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
+    let catalog = catalog::default_catalog();
+    let r = catalog.get(ruleset).unwrap_or_else(|| panic!("ruleset {ruleset}"));
+    let file = dir.join(format!("{ruleset}-{seed}.houserule"));
+    let app = App::new(None);
+    let events = app.subscribe();
+    app.create(&file, &r.id, &Map::new(), "leak hunt").unwrap();
+    let gm = Caller { role: Role::Gm, host: Host::Server };
+    let players: Vec<Caller> =
+        PLAYERS.iter().map(|p| Caller { role: Role::Player(p.to_string()), host: Host::Server }).collect();
+    let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut received: Vec<Received> = players.iter().map(|_| Received(vec![])).collect();
+    for _ in 0..steps {
+        let who = dice.below(players.len() + 2);
+        let caller = if who >= players.len() { &gm } else { &players[who] };
+        let forms: Vec<ActionForm> =
+            serde_json::from_value(app.call(caller, Call::read("actions", json!({})).unwrap(), None).unwrap()).unwrap();
+        let Some((action, params)) = random_action(&forms, &mut dice) else { continue };
+        // Entropy from the test's own generator, as a browser would send it: a failure replays.
+        let entropy = format!("{:016x}{:016x}{:016x}{:016x}", dice.next(), dice.next(), dice.next(), dice.next());
+        let act = json!({"action": action, "params": params, "entropy": entropy});
+        let answer = app.call(caller, Call::read("act", act).unwrap(), None);
+        if who < players.len() {
+            received[who].0.push(match answer {
+                Ok(v) => {
+                    PLAYER_ACTIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    v
+                }
+                Err(e) => serde_json::to_value(e).unwrap(),
+            });
+        }
+    }
+    // The GM's raw truth: the table and every stored item.
+    let c = houserule_app::Campaign::open(&file).unwrap();
+    let (mut items, mut tables, mut table) = (vec![], vec![], Table::default());
+    c.store()
+        .each_event(1, |row| {
+            let these = row.parse_items()?;
+            houserule_core::event::fold(&mut table, &these).unwrap();
+            tables.push(table.clone());
+            items.extend(these);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!(&table, c.table(), "the fold of every event is the table");
+    let pushed: Vec<Value> = events.try_iter().map(|e| serde_json::to_value(e).unwrap()).collect();
+    let public_posts: Vec<Value> = c
+        .log(&Role::Public, 1)
+        .unwrap()
+        .iter()
+        .map(|e| json!(houserule_core::post::post(e, &c.info(), "f", houserule_core::post::PostFormat::Markdown)))
+        .collect();
+    let mut failures = vec![];
+    for (i, player) in players.iter().enumerate() {
+        let manifest = serde_json::to_value(&*c.rules().manifest).unwrap();
+        let (_, secrets) = knowledge(&tables, &items, &manifest, &player.role);
+        let r = &mut received[i];
+        r.0.push(app.call(player, Call::read("view", json!({})).unwrap(), None).unwrap());
+        r.0.push(app.call(player, Call::read("log", json!({"limit": 2000})).unwrap(), None).unwrap());
+        r.0.push(app.call(player, Call::read("actions", json!({})).unwrap(), None).unwrap());
+        r.0.extend(pushed.iter().cloned());
+        r.0.extend(public_posts.iter().cloned());
+        let copy = dir.join(format!("{ruleset}-{seed}-{}.houserule", PLAYERS[i]));
+        share(&file, &copy, Some(&player.role)).unwrap();
+        let bytes = std::fs::read(&copy).unwrap();
+        let leaks = r.leaks(&secrets);
+        // The copy is a file, not JSON: look for every secret word this test made up in its bytes.
+        let text = String::from_utf8_lossy(&bytes);
+        let in_file: Vec<&String> =
+            secrets.keys().filter(|s| s.starts_with("zq") && text.contains(s.as_str())).collect();
+        if !leaks.is_empty() || !in_file.is_empty() {
+            let mut found = vec![];
+            for word in leaks.iter().chain(in_file.iter().copied()) {
+                let copy_store = houserule_app::store::Store::open(&copy).unwrap();
+                copy_store
+                    .each_event(1, |row| {
+                        if row.items.contains(word.as_str()) {
+                            let action = row.parse_header().ok().and_then(|h| h.action).unwrap_or_default();
+                            found.push(format!(
+                                "'{word}' (hidden as {}) in event {} ({action})",
+                                secrets[word], row.seq
+                            ));
+                        }
+                        Ok(())
+                    })
+                    .unwrap();
+            }
+            failures.push(format!(
+                "{ruleset} (seed {seed}): {} received {leaks:?} {in_file:?}: {}",
+                player.role,
+                found.join("; ")
+            ));
+        }
+    }
+    failures
+}
+
+#[test]
+fn no_player_receives_what_the_rules_keep_from_them() {
+    init();
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = vec![];
+    for ruleset in ["generic", "fumbles", "rfi-freelancers", "fudge-firefight", "savage-worlds", "stones"] {
+        for seed in 1..=6 {
+            failures.extend(play(ruleset, seed, 40, dir.path()));
+        }
+    }
+    assert!(failures.is_empty(), "players received what the rules keep from them:\n{}", failures.join("\n"));
+    let taken = PLAYER_ACTIONS.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(taken >= 100, "the players really played (only {taken} of their actions were taken)");
+}
+
+/// Actions the players took (not refused), so the test cannot pass by refusing them all.
+static PLAYER_ACTIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The test can fail: a copy of the GM's table handed to a player is caught.
+#[test]
+fn a_planted_leak_is_caught() {
+    init();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plant.houserule");
+    let app = App::new(None);
+    app.create(&file, "generic", &Map::new(), "plant").unwrap();
+    let gm = Caller { role: Role::Gm, host: Host::Server };
+    app.call(
+        &gm,
+        Call::read("act", json!({"action": "create_npc", "params": {"name": "Crunch", "gm_notes": "zq00c0de"}}))
+            .unwrap(),
+        None,
+    )
+    .unwrap();
+    let c = houserule_app::Campaign::open(&file).unwrap();
+    let ann = Role::Player("ann".into());
+    let (_, secrets) = knowledge(std::slice::from_ref(c.table()), &[], &json!({}), &ann);
+    assert!(secrets.contains_key("zq00c0de"), "the GM's note is a secret from ann: {secrets:?}");
+    let honest = Received(vec![serde_json::to_value(c.view(&ann)).unwrap()]);
+    assert!(honest.leaks(&secrets).is_empty(), "ann's own view holds no secret");
+    let planted = Received(vec![serde_json::to_value(c.view(&Role::Gm)).unwrap()]);
+    assert_eq!(planted.leaks(&secrets), vec!["zq00c0de".to_string()], "the GM's view handed to ann is a leak");
+}

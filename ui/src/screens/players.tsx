@@ -1,0 +1,253 @@
+// The GM's Players screen: who may join the table over the network (a join link per player,
+// shown once as a link and a QR code, revocable) and whose dice may be typed in by hand.
+
+import { useEffect, useRef, useState } from "preact/hooks";
+import qrcode from "qrcode-generator";
+import type { Store } from "../store";
+import { useStore } from "../store";
+import { toReport } from "../transport";
+import type { ErrorReport, Invite, NewInvite } from "../contract";
+import { playerNames, time } from "../format";
+import { ErrorBox } from "../ui/errors";
+
+/** The link a player opens: this table's address with the token after `#join=`. */
+function linkFor(token: string, desktop: boolean): string | null {
+  return desktop ? null : `${location.origin}/#join=${token}`;
+}
+
+/** A QR code of `text`, drawn as SVG squares (no images, no scripts). */
+function QrCode({ text, label }: { text: string; label: string }) {
+  const qr = qrcode(0, "M");
+  qr.addData(text);
+  qr.make();
+  const n = qr.getModuleCount();
+  const cells: preact.JSX.Element[] = [];
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) cells.push(<rect key={`${r}-${c}`} x={c} y={r} width={1} height={1} />);
+  return (
+    <svg class="qr" viewBox={`-2 -2 ${n + 4} ${n + 4}`} role="img" aria-label={label} shape-rendering="crispEdges">
+      <rect x={-2} y={-2} width={n + 4} height={n + 4} fill="#fff" />
+      <g fill="#000">{cells}</g>
+    </svg>
+  );
+}
+
+/** Copies text: the clipboard API where the page may use it, else the selection. */
+async function copy(text: string, input: HTMLInputElement | null): Promise<boolean> {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the selection
+  }
+  if (!input) return false;
+  input.select();
+  return document.execCommand("copy");
+}
+
+function NewLink({ made, desktop, onDone }: { made: NewInvite; desktop: boolean; onDone: () => void }) {
+  const link = linkFor(made.token, desktop);
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <section class="card new-link" aria-labelledby="new-link-title">
+      <h3 id="new-link-title">Join link for {made.player}</h3>
+      {link ? (
+        <>
+          <div class="link-row">
+            <input
+              ref={input}
+              class="link-text"
+              readOnly
+              value={link}
+              aria-label={`Join link for ${made.player}`}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <button type="button" class="primary" onClick={async () => setCopied(await copy(link, input.current))}>
+              Copy link
+            </button>
+          </div>
+          {copied === true && <p class="help" role="status">Copied. Send it to {made.player} only.</p>}
+          {copied === false && <p class="help" role="status">Select the link and copy it yourself.</p>}
+          {/^(127\.|localhost$|\[::1\]$)/.test(location.hostname) && (
+            <p class="notice">
+              This link points at this computer only. For players on other machines, start the server with{" "}
+              <code>--host 0.0.0.0</code>, open the table at this computer's network address (e.g. http://192.168.1.20:PORT/)
+              and make the link there.
+            </p>
+          )}
+          <QrCode text={link} label={`QR code of the join link for ${made.player}`} />
+        </>
+      ) : (
+        <p>
+          Players join through <code>houserule serve</code>: send {made.player} the address it prints followed by{" "}
+          <code class="token">#join={made.token}</code>
+        </p>
+      )}
+      <p class="help">
+        This link is shown only now and works until you revoke it or make a new one for {made.player}. Whoever has it
+        plays as {made.player}, so send it to them alone.
+      </p>
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
+
+export function PlayersPanel({ store }: { store: Store }) {
+  const s = useStore(store);
+  const [invites, setInvites] = useState<Invite[]>([]);
+  const [made, setMade] = useState<NewInvite | null>(null);
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorReport | null>(null);
+  const view = s.gmView ?? s.view;
+  const typed = view?.typed_dice ?? [];
+  const desktop = s.host === "desktop";
+  // A box just ticked shows ticked until the table says so (or the call fails).
+  const [pending, setPending] = useState<Record<string, boolean>>({});
+  useEffect(() => {
+    setPending((old) => Object.fromEntries(Object.entries(old).filter(([p, want]) => typed.includes(p) !== want)));
+  }, [typed.join(",")]);
+
+  async function run<T>(f: () => Promise<T>): Promise<T | undefined> {
+    setBusy(true);
+    setError(null);
+    try {
+      return await f();
+    } catch (e) {
+      setError(toReport(e));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }
+  const reload = () => run(async () => setInvites(await store.call("invites", {})));
+  useEffect(() => {
+    void reload();
+  }, []);
+
+  async function invite(player: string) {
+    const link = await run(() => store.call("invite", { player }));
+    if (link) {
+      setMade(link);
+      setName("");
+      await reload();
+    }
+  }
+
+  const names = [...new Set([...playerNames(view), ...invites.map((i) => i.player), ...typed])].sort((a, b) => a.localeCompare(b));
+
+  return (
+    <div class="players-panel">
+      <h2 class="section-title">Players</h2>
+      <p class="help">
+        Each player joins with a link of their own. Nobody can act as a player without that player's link; you can end a link
+        at any time.
+      </p>
+      {made && <NewLink made={made} desktop={desktop} onDone={() => setMade(null)} />}
+      <form
+        class="card invite-form"
+        aria-labelledby="invite-title"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) void invite(name.trim());
+        }}
+      >
+        <h3 id="invite-title">Invite a player</h3>
+        <div class="field inline">
+          <label for="invite-name" class="field-label">
+            Player name
+          </label>
+          <input
+            id="invite-name"
+            value={name}
+            maxLength={64}
+            autoComplete="off"
+            aria-describedby="invite-name-help"
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
+          <button type="submit" class="primary" disabled={busy || !name.trim()}>
+            Make a join link
+          </button>
+        </div>
+        <span id="invite-name-help" class="help">
+          The name their characters are owned by, e.g. “ann”.
+        </span>
+      </form>
+      {error && <ErrorBox error={error} />}
+      {names.length > 0 && (
+        <table class="players-table">
+          <thead>
+            <tr>
+              <th scope="col">Player</th>
+              <th scope="col">Join link</th>
+              <th scope="col">Dice by hand</th>
+              <th scope="col">
+                <span class="visually-hidden">Link actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {names.map((p) => {
+              const inv = invites.find((i) => i.player === p);
+              return (
+                <tr key={p} data-player={p}>
+                  <th scope="row">{p}</th>
+                  <td>
+                    {inv ? (
+                      <span>
+                        made {time(inv.created)}
+                        {inv.last_used ? `, last used ${time(inv.last_used)}` : ", not used yet"}
+                      </span>
+                    ) : (
+                      <span class="muted">none</span>
+                    )}
+                  </td>
+                  <td>
+                    <label class="check">
+                      <input
+                        type="checkbox"
+                        checked={pending[p] ?? typed.includes(p)}
+                        disabled={busy}
+                        onChange={(e) => {
+                          const allowed = e.currentTarget.checked;
+                          setPending((old) => ({ ...old, [p]: allowed }));
+                          void run(() => store.call("allow_typed_dice", { player: p, allowed })).then((done) => {
+                            if (done === undefined) setPending(({ [p]: _, ...rest }) => rest);
+                          });
+                        }}
+                      />{" "}
+                      may type in their own dice
+                    </label>
+                  </td>
+                  <td class="row-actions">
+                    <button type="button" disabled={busy} onClick={() => void invite(p)}>
+                      {inv ? "New link" : "Make link"}
+                    </button>
+                    {inv && (
+                      <button
+                        type="button"
+                        disabled={busy}
+                        onClick={() =>
+                          void run(async () => {
+                            await store.call("revoke_invite", { player: p });
+                            await reload();
+                          })
+                        }
+                      >
+                        Revoke
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
