@@ -6,7 +6,9 @@
 //    values, cannot act as another player by any message, cannot be reached from a page of
 //    another origin, and may type in her own dice only once the GM allows it;
 // 3. a house rule with a syntax error shows its file, line and column in the editor while
-//    the table keeps working; then the rule is fixed and removed.
+//    the table keeps working; then the rule is fixed and removed;
+// 4. the GM undoes a roll: both browsers show it voided, the file verifies, and the next roll
+//    does not reuse the voided roll's dice.
 // Screenshots of the main screens go to target/screenshots/ (docs/screenshots/ with HOUSERULE_SCREENSHOTS=docs/screenshots).
 //
 // Run: npm --prefix ui run test:browser (after npm --prefix ui run build); HOUSERULE_BIN
@@ -14,7 +16,8 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { inviteLink, launchBrowser, openPage, screenshot, startServer, until } from "./support.mjs";
+import { execFileSync } from "node:child_process";
+import { houseruleBin, inviteLink, launchBrowser, openPage, screenshot, startServer, until } from "./support.mjs";
 
 const CAPSTONE_NOTE = "The chieftain arrives";
 
@@ -339,6 +342,52 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     await editorPanel.getByRole("button", { name: "Yes, remove it" }).click();
     await editorPanel.getByRole("status").filter({ hasText: "Removed boss-costs.rhai" }).waitFor();
     assert.ok(!(await files.innerText()).includes("boss-costs.rhai"), "the file is gone from the list");
+
+  });
+
+  it("the GM undoes a roll: both browsers show it voided, the file verifies, and the dice are not rolled again", async () => {
+    await gm.getByRole("tab", { name: "Table" }).click();
+    const check = await openAction(gm, "Trait check");
+    await check.getByLabel("Character", { exact: true }).selectOption({ label: "Bree" });
+    for (const t of ["Sword", "Shield", "Quick"]) await check.getByRole("group", { name: "Traits" }).getByLabel(t, { exact: true }).check();
+    const gmLog = gm.getByRole("list", { name: "Log" });
+    const newest = () => gmLog.getByRole("listitem").first().getAttribute("data-seq");
+    const last = await newest();
+    await submit(check, "Trait check");
+    await until("the roll is in the GM's log", async () => (await newest()) !== last);
+    const seq = await newest();
+    const rolled = gm.locator(`.log-entry[data-seq="${seq}"]`);
+    await rolled.getByRole("button", { name: "Undo" }).click();
+    await rolled.getByRole("button", { name: "Yes, undo it" }).click();
+    const voided = (page) => page.locator(`.log-entry[data-seq="${seq}"]`);
+    await until("the GM's log shows the roll voided", async () => (await voided(gm).getAttribute("class")).includes("voided"));
+    assert.match(await voided(gm).innerText(), /voided: undone by #\d+/);
+    await until("ann's log shows it voided too", async () => ((await voided(ann).getAttribute("class")) ?? "").includes("voided"));
+    await ann.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "Undone" }).first().waitFor();
+    await screenshot(gm, "undo");
+
+    for (const t of ["Sword", "Shield", "Quick"]) await check.getByRole("group", { name: "Traits" }).getByLabel(t, { exact: true }).check();
+    await submit(check, "Trait check");
+    const log = JSON.parse(execFileSync(houseruleBin(), ["log", server.file, "--json"], { encoding: "utf8" }));
+    const counters = (e) => e.items.filter((i) => i.type === "roll" && i.roll.source.generated).map((i) => i.roll.source.generated.counter);
+    const undone = log.find((e) => String(e.seq) === seq);
+    const again = log.filter((e) => e.action === "trait_check").at(-1);
+    assert.ok(undone.voided_by, "the file marks the roll voided");
+    assert.ok(Math.min(...counters(again)) > Math.max(...counters(undone)), "the next roll takes new dice, never the voided ones");
+    execFileSync(houseruleBin(), ["verify", server.file], { encoding: "utf8" });
+
+    // A slip undo is too coarse for: the GM corrects Bree's Hero Points by hand, with a reason.
+    const fix = gm.getByRole("form", { name: "Correct a value" });
+    await gm.getByText("Correct a value (GM)").click();
+    await fix.getByLabel("On", { exact: true }).selectOption({ label: "Bree" });
+    await fix.getByLabel("pool", { exact: true }).check();
+    await fix.getByLabel("Pool", { exact: true }).fill("hero");
+    await fix.getByLabel("New count").fill("0");
+    await fix.getByLabel("Reason").fill("Bree spent it last session");
+    await fix.getByRole("button", { name: "Correct" }).click();
+    await fix.getByRole("status").filter({ hasText: "Corrected" }).waitFor();
+    await until("ann sees the correction and its reason", async () => (await ann.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "Bree spent it last session" }).count()) > 0);
+    assert.match(await gm.getByRole("article", { name: "Bree" }).getByRole("listitem", { name: "Hero Points" }).innerText(), /0\s*\/\s*1/);
 
     assert.deepEqual(errors, [], "no page errors in either browser");
   });

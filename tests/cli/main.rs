@@ -11,3 +11,4 @@ mod serve;
 mod sharing;
 mod statistics;
 mod support;
+mod undo;

@@ -265,10 +265,12 @@ export type LogEntry = {
   action?: string | null;
   detail?: unknown;
   items: LogItem[];
+  /** The undo event that took this one back: it stays in the log, voided. */
+  voided_by?: number | null;
 };
 
 /** What an event records. */
-export type EventKind = "created" | "action" | "reload" | "reveal" | "migrated" | "permission";
+export type EventKind = "created" | "action" | "reload" | "reveal" | "migrated" | "permission" | "undo" | "correction";
 
 /** One log item as a viewer sees it: the body, or only a public label. */
 export type LogItem = {
@@ -390,6 +392,9 @@ export type Change = {
   pool: PoolRef;
   def: Pool;
 } | {
+  op: "remove_pool";
+  pool: PoolRef;
+} | {
   op: "var";
   name: string;
   value?: unknown;
@@ -463,6 +468,37 @@ export type Acted = {
   result: unknown;
   /** What the scripts printed (for homebrewers; not part of the log). */
   script_log?: string[];
+};
+
+/** How far back an undo goes: with no `to`, the latest action not yet undone. */
+export type UndoTo = {
+  to?: number | null;
+};
+
+/** A correction and the GM's reason for it. */
+export type Correct = {
+  correction: Correction;
+  reason: string;
+};
+
+/** A value the GM sets by hand. */
+export type Correction = {
+  what: "field";
+  entity: string;
+  field: string;
+  value?: unknown;
+} | {
+  what: "pool";
+  pool: string;
+  count: number;
+  kind?: string | null;
+} | {
+  what: "trait";
+  entity: string;
+  name: string;
+  rating?: number | null;
+  state?: TraitState | null;
+  remove?: boolean;
 };
 
 /** A player's permission to type in their own dice. */
@@ -558,6 +594,8 @@ export type ActionSpec = {
   /** The script function to call; defaults to the action name. */
   function?: string | null;
   params?: Record<string, ParamSpec>;
+  /** Why this action cannot be undone (it told players something that cannot be untold, say); absent, the GM may undo it like any other. */
+  not_undoable?: string | null;
 };
 
 /** Script functions the engine calls at fixed points. */
@@ -715,6 +753,10 @@ export interface Calls {
   log: { params: LogPage; result: LogEntry[] };
   /** Takes an action; the parameters go as typed, the engine parses them. */
   act: { params: Act; result: Acted };
+  /** Takes back the latest action, or every action after event `to`; they stay in the log, voided. */
+  undo: { params: UndoTo; result: LogEntry };
+  /** Sets a field, a pool count or a trait by hand, with the GM's reason. */
+  correct: { params: Correct; result: LogEntry };
   /** Lets a player type in their own dice over the network, or stops it (a public event). */
   allow_typed_dice: { params: TypedDice; result: LogEntry };
   /** Makes a player's join link (shown once; replaces the player's older link). */

@@ -227,6 +227,18 @@ export class Store {
     return outcome;
   }
 
+  /** Takes back the latest action (the GM's); the log keeps it, voided. */
+  async undo(): Promise<void> {
+    await this.call("undo", {});
+    await this.refresh("full");
+  }
+
+  /** Sets a value by hand, with the GM's reason. */
+  async correct(correction: Calls["correct"]["params"]["correction"], reason: string): Promise<void> {
+    await this.call("correct", { correction, reason });
+    await this.refresh("update");
+  }
+
   async create(ruleset: string, settings: Record<string, unknown>, name: string, path: string | null): Promise<void> {
     const info = await this.call("create", { ruleset, settings, name, ...(path ? { path } : {}) });
     if (path) this.set({ file: path });
@@ -264,7 +276,8 @@ export class Store {
     const ev = e.event;
     switch (ev.type) {
       case "committed":
-        void this.refresh("update");
+        // An undo marks earlier entries voided: the whole log is read again.
+        void this.refresh(ev.action === "undo" ? "full" : "update");
         break;
       case "reloaded":
         void this.reloaded(ev.report);

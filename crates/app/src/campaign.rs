@@ -51,6 +51,11 @@ pub enum CampaignError {
     Sources(#[from] pinned::Mismatch),
     #[error("this is {for_role}'s copy of a campaign: it can be viewed and verified, not played")]
     PlayerCopy { for_role: String },
+    /// The GM's undo or correction cannot be done as asked (the message says why).
+    #[error("{0}")]
+    Refused(String),
+    #[error("{param}: {message}")]
+    BadParam { param: String, message: String },
 }
 
 impl CampaignError {
@@ -59,6 +64,9 @@ impl CampaignError {
             CampaignError::Store(StoreError::Sqlite(_)) => ErrorCode::Storage,
             CampaignError::Store(StoreError::Exists(_)) => ErrorCode::Exists,
             CampaignError::Store(StoreError::Open { .. }) => ErrorCode::Io,
+            CampaignError::Store(StoreError::Behind { .. }) => ErrorCode::Storage,
+            CampaignError::Refused(_) => ErrorCode::Refused,
+            CampaignError::BadParam { .. } => ErrorCode::BadParam,
             CampaignError::Store(_) | CampaignError::Chain { .. } | CampaignError::Sources(_) => ErrorCode::BadFile,
             CampaignError::PlayerCopy { .. } => ErrorCode::PlayerCopy,
             CampaignError::Rules(r) => r.code(),
@@ -72,6 +80,9 @@ impl CampaignError {
             return e.report();
         }
         let mut r = ErrorReport::new(self.code(), self.to_string());
+        if let CampaignError::BadParam { param, .. } = self {
+            r.param = Some(param.clone());
+        }
         if let CampaignError::Rules(RulesError::Invalid(p)) = self {
             r.diagnostics = p.diagnostics();
         }
@@ -137,6 +148,8 @@ pub struct Campaign {
     head: (u64, Hash),
     /// Names this campaign's tables to the sandbox worker (unique within the process).
     token: u64,
+    /// The events undone so far, each with the undo that voided it.
+    pub(crate) voided: std::collections::BTreeMap<u64, u64>,
 }
 
 /// Random bytes from the operating system.
@@ -244,6 +257,7 @@ impl Campaign {
             seed: Some(seed),
             head: (0, GENESIS),
             token,
+            voided: Default::default(),
         };
         let result = campaign.write_first_event(&manifest, &settings, seed, staged, detail, new.ruleset, &house_files);
         match (result, tmp, path) {
@@ -337,7 +351,21 @@ impl Campaign {
             return Err(CampaignError::PlayerCopy { for_role });
         }
         let head = check_chain(store)?;
-        let (mut table, from) = match store.snapshot_before(head.0)? {
+        let table = Self::state_at(store, head.0)?;
+        let stored = pinned::stored(store)?;
+        if store.version() >= 2 || !table.rules.is_empty() {
+            pinned::compare(&table.rules, &pinned::digests(&stored.ruleset, &stored.house_files))?;
+        } else {
+            pinned::compare_v1(&pinned::v1_commitment(store)?, &stored)?;
+        }
+        Ok((head, table, stored))
+    }
+
+    /// The table as it was right after event `seq`: from the last snapshot at or before it
+    /// (trusted only if its digest is the one its event recorded), folding each event after it,
+    /// every event's items checked against their recorded commitments.
+    pub(crate) fn state_at(store: &Store, seq: u64) -> Result<Table, CampaignError> {
+        let (mut table, from) = match store.snapshot_before(seq)? {
             Some((seq, text)) => {
                 // The snapshot is trusted only if its digest is the one its event recorded.
                 let header = store
@@ -357,17 +385,14 @@ impl Campaign {
             None => (Table::default(), 1),
         };
         store.each_event(from, |row| {
+            if row.seq > seq {
+                return Ok(());
+            }
             let items = row.parse_items()?;
             check_items(&row, &items)?;
             event::fold(&mut table, &items).map_err(|m| StoreError::Corrupt(format!("event {}: {m}", row.seq)))
         })?;
-        let stored = pinned::stored(store)?;
-        if store.version() >= 2 || !table.rules.is_empty() {
-            pinned::compare(&table.rules, &pinned::digests(&stored.ruleset, &stored.house_files))?;
-        } else {
-            pinned::compare_v1(&pinned::v1_commitment(store)?, &stored)?;
-        }
-        Ok((head, table, stored))
+        Ok(table)
     }
 
     fn assemble(store: Store, rules: Arc<Rules>, head: (u64, Hash), table: Table) -> Result<Campaign, CampaignError> {
@@ -377,7 +402,18 @@ impl Campaign {
             seed_commitment: store.meta("seed_commitment")?.unwrap_or_default(),
         };
         let seed = store.secret("seed")?.and_then(|s| event::parse_hash(&s));
-        Ok(Campaign { store, rules, table, meta, seed, head, token: u64::from_le_bytes(random()) })
+        let mut campaign = Campaign {
+            store,
+            rules,
+            table,
+            meta,
+            seed,
+            head,
+            token: u64::from_le_bytes(random()),
+            voided: Default::default(),
+        };
+        campaign.voided = campaign.find_voided()?;
+        Ok(campaign)
     }
 
     /// Brings a file of an older schema up to date: one `migrated` event records the rules in
@@ -423,6 +459,11 @@ impl Campaign {
         &self.table
     }
 
+    /// The last event's number and hash.
+    pub fn head(&self) -> (u64, Hash) {
+        self.head
+    }
+
     pub fn store(&self) -> &Store {
         &self.store
     }
@@ -461,7 +502,8 @@ impl Campaign {
     ///
     /// Another program may write the same file (`houserule act` while `serve` runs): what it
     /// wrote is read in first, and if it writes between that and this commit, the action is
-    /// run again on the new table (at most [`WRITE_TRIES`] times) — nothing is lost or doubled.
+    /// run again on the new table (at most [`WRITE_TRIES`] times, the last holding the file's
+    /// write lock throughout) — nothing is lost or doubled.
     pub fn act(
         &mut self,
         role: &Role,
@@ -479,13 +521,25 @@ impl Campaign {
                 Ok(acted) => return Ok(acted),
             }
         }
-        self.catch_up().map_err(storage)?;
-        self.act_once(role, action, raw, forced, entropy).map_err(|e| match e {
-            Attempt::Failed(e) => e,
-            Attempt::Behind => ActError::Storage(format!(
-                "other programs kept writing to the campaign; the action was tried {WRITE_TRIES} times and not taken"
-            )),
-        })
+        // The last try holds the file's write lock from reading the head to the commit: other
+        // writers wait for it, so this one cannot fall behind again.
+        self.store.begin_write().map_err(|e| storage(e.into()))?;
+        let outcome = self.catch_up().map_err(storage).and_then(|_| {
+            self.act_once(role, action, raw, forced, entropy).map_err(|e| match e {
+                Attempt::Failed(e) => e,
+                Attempt::Behind => ActError::Storage(format!(
+                    "other programs kept writing to the campaign; the action was tried {WRITE_TRIES} times and not taken"
+                )),
+            })
+        });
+        if let Err(e) = self.store.end_write(outcome.is_ok()) {
+            // The commit did not reach the file: what this copy holds is read from it again.
+            if let Some(path) = self.path() {
+                *self = Campaign::open(&path).map_err(storage)?;
+            }
+            return Err(storage(e.into()));
+        }
+        outcome
     }
 
     fn act_once(
@@ -687,7 +741,7 @@ impl Campaign {
     }
 
     /// Appends an event made of a staged transaction, and makes its table current.
-    fn commit(
+    pub(crate) fn commit(
         &mut self,
         kind: EventKind,
         actor: Option<Role>,
@@ -761,7 +815,7 @@ impl Campaign {
                     row.seq
                 )));
             }
-            reopen |= !matches!(header.kind, EventKind::Action | EventKind::Permission);
+            reopen |= !matches!(header.kind, EventKind::Action | EventKind::Permission | EventKind::Correction);
             event::fold(&mut table, &items).map_err(|m| StoreError::Corrupt(format!("event {}: {m}", row.seq)))?;
             head = (row.seq, expected);
             headers.push(header);
@@ -799,7 +853,9 @@ impl Campaign {
             let header = row.parse_header()?;
             let items = row.parse_items()?;
             check_items(&row, &items)?;
-            out.push(view::log_entry(&header, &items, &hex::encode(&row.hash), role));
+            let mut entry = view::log_entry(&header, &items, &hex::encode(&row.hash), role);
+            entry.voided_by = self.voided.get(&row.seq).copied();
+            out.push(entry);
             Ok(())
         })?;
         Ok(out)

@@ -292,6 +292,10 @@ impl App {
                 }
                 json(acted)
             }
+            Call::Undo(p) => json(self.with(|s| s.undo(&caller.role, p.to).map_err(|e| e.report()))?),
+            Call::Correct(p) => {
+                json(self.with(|s| s.correct(&caller.role, &p.correction, &p.reason).map_err(|e| e.report()))?)
+            }
             Call::AllowTypedDice(p) => {
                 json(self.with(|s| s.set_typed_dice(&caller.role, &p.player, p.allowed).map_err(|e| e.report()))?)
             }

@@ -8,6 +8,7 @@
 //! - [`session`], [`reload`] and [`watch`]: a campaign in play with hot reload;
 //! - [`verify`] and [`share`]: checking a file and writing clean copies of it;
 //! - [`invites`]: the join links players prove who they are with;
+//! - [`undo`]: the GM taking actions back, and setting values by hand;
 //! - [`catalog`] and [`folders`]: the rulesets there are, and reading rules from folders;
 //! - [`scenario`]: running a plugin's scenario tests;
 //! - [`calls`] and [`front`]: the calls the desktop app and the server share, declared once and
@@ -27,6 +28,7 @@ pub mod scenario;
 pub mod session;
 pub mod share;
 pub mod store;
+pub mod undo;
 pub mod verify;
 pub mod watch;
 

@@ -11,6 +11,7 @@
 use crate::campaign::{Acted, Campaign, CampaignError};
 use crate::folders;
 use crate::reload::{ReloadError, ReloadReport};
+use crate::undo::Correction;
 use crate::watch::{FolderWatch, WatchError};
 use houserule_core::action::ActError;
 use houserule_core::dice::Entropy;
@@ -120,6 +121,26 @@ impl Session {
             Session::publish(&self.shared, SessionEvent::Written { from: first.seq, to: last.seq });
         }
         Ok(())
+    }
+
+    /// Takes actions back (see [`crate::undo`]), and announces it.
+    pub fn undo(&self, actor: &Role, to: Option<u64>) -> Result<LogEntry, CampaignError> {
+        let entry = self.campaign().undo(actor, to)?;
+        Session::publish(
+            &self.shared,
+            SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "undo".into() },
+        );
+        Ok(entry)
+    }
+
+    /// Sets a value by hand, and announces it.
+    pub fn correct(&self, actor: &Role, correction: &Correction, reason: &str) -> Result<LogEntry, CampaignError> {
+        let entry = self.campaign().correct(actor, correction, reason)?;
+        Session::publish(
+            &self.shared,
+            SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "correct".into() },
+        );
+        Ok(entry)
     }
 
     /// Changes whether `player` may type in their own dice, and announces it.

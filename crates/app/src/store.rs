@@ -290,7 +290,43 @@ impl Store {
     ) -> Result<(), StoreError> {
         // IMMEDIATE takes the write lock before anything is read, so the head seen next is the
         // head this event is appended to: a second writer waits, then finds itself behind.
+        // Inside [`Store::begin_write`] the lock is already held: a savepoint nests in it.
+        if !self.conn.is_autocommit() {
+            let tx = self.conn.savepoint()?;
+            Self::write_event(&tx, row, snapshot, sources, meta, secrets)?;
+            tx.commit()?;
+            return Ok(());
+        }
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        Self::write_event(&tx, row, snapshot, sources, meta, secrets)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Takes the file's write lock (other writers wait for it, up to the busy timeout) until
+    /// [`Store::end_write`]; appends in between join this one transaction.
+    pub fn begin_write(&mut self) -> Result<(), StoreError> {
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(())
+    }
+
+    /// Ends what [`Store::begin_write`] began: commits it (`keep`) or rolls it back. Nothing
+    /// happens if no write is open.
+    pub fn end_write(&mut self, keep: bool) -> Result<(), StoreError> {
+        if !self.conn.is_autocommit() {
+            self.conn.execute_batch(if keep { "COMMIT" } else { "ROLLBACK" })?;
+        }
+        Ok(())
+    }
+
+    fn write_event(
+        tx: &Connection,
+        row: &Row,
+        snapshot: Option<&str>,
+        sources: &[(&str, &[(String, String)])],
+        meta: &[(&str, &str)],
+        secrets: &[(&str, &str)],
+    ) -> Result<(), StoreError> {
         let last: i64 = tx.query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))?;
         if last as u64 + 1 != row.seq {
             return Err(StoreError::Behind { found: last as u64 });
@@ -322,7 +358,6 @@ impl Store {
                 params![row.seq as i64, state],
             )?;
         }
-        tx.commit()?;
         Ok(())
     }
 

@@ -216,6 +216,33 @@ enum Command {
         #[arg(long)]
         revoke: bool,
     },
+    /// Take back the latest action (or every action after event --to); they stay in the log, voided.
+    Undo {
+        file: PathBuf,
+        /// Go back to the table as it was right after this event.
+        #[arg(long)]
+        to: Option<u64>,
+    },
+    /// Set a value by hand, with your reason: --field ENTITY.FIELD=VALUE (no =VALUE removes it),
+    /// --pool POOL=COUNT (ENTITY.POOL for an entity's), or --trait ENTITY.NAME[=RATING].
+    Correct {
+        file: PathBuf,
+        #[arg(long)]
+        field: Option<String>,
+        #[arg(long)]
+        pool: Option<String>,
+        /// Which kind of token, for a pool of several kinds.
+        #[arg(long)]
+        kind: Option<String>,
+        #[arg(long = "trait")]
+        trait_: Option<String>,
+        /// With --trait: take the trait away.
+        #[arg(long)]
+        remove: bool,
+        /// Why (logged beside the correction, as secret as the value).
+        #[arg(long)]
+        reason: String,
+    },
     /// Let a player type in their own dice at the table over the network, or stop it.
     TypedDice {
         file: PathBuf,
@@ -288,6 +315,19 @@ fn main() -> ExitCode {
         Command::Invite { file, player, url, revoke } => {
             commands::table::invite(json, &file, player.as_deref(), url.as_deref(), revoke)
         }
+        Command::Undo { file, to } => commands::table::undo(json, &file, to),
+        Command::Correct { file, field, pool, kind, trait_, remove, reason } => commands::table::correct(
+            json,
+            &file,
+            commands::table::CorrectArgs {
+                field: field.as_deref(),
+                pool: pool.as_deref(),
+                kind: kind.as_deref(),
+                trait_: trait_.as_deref(),
+                remove,
+                reason: &reason,
+            },
+        ),
         Command::TypedDice { file, player, allowed } => {
             commands::table::typed_dice(json, &file, &player, allowed == "on")
         }

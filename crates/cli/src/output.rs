@@ -168,6 +168,8 @@ pub fn schemas() -> Vec<(&'static str, schemars::schema::RootSchema)> {
         ("written.schema.json", schema_for!(Vec<PathBuf>)),
         ("share.schema.json", schema_for!(houserule_app::share::ShareReport)),
         ("reveal.schema.json", schema_for!(LogEntry)),
+        // undo, correct and typed-dice print the event they wrote.
+        ("log-entry.schema.json", schema_for!(LogEntry)),
         ("post.schema.json", schema_for!(Posted)),
         ("info.schema.json", schema_for!(Info)),
         ("ui-rulesets.schema.json", schema_for!(Vec<houserule_app::calls::RulesetChoice>)),

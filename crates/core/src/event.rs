@@ -40,6 +40,11 @@ pub enum EventKind {
     Migrated,
     /// The GM changed a table permission (who may type in their own dice).
     Permission,
+    /// The GM took actions back: the table is as it was after event `detail.to`; the events in
+    /// `detail.voided` stay in the log, voided.
+    Undo,
+    /// The GM set a value by hand (`detail.reason` says why).
+    Correction,
 }
 
 /// The public part of an event.

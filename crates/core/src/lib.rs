@@ -5,7 +5,7 @@
 //! the table only through [`host`]) over shared primitives — [`dice`], token [`pool`]s,
 //! [`traits`] and [`entity`]s on a [`table`]. Every change goes through a transaction
 //! ([`tx`]) within [`caps`] and becomes an [`event`] item; state leaves the engine only as
-//! [`view`]s computed for one viewer. This crate has no threads, files, network, clock, UI or
+//! [`view`]s computed for one viewer; [`undo`] works out how to take actions back. This crate has no threads, files, network, clock, UI or
 //! SQLite: the app layer (`houserule-app`) adds those, and runs the scripts in a sandbox
 //! worker process.
 
@@ -29,6 +29,7 @@ pub mod script_error;
 pub mod table;
 pub mod traits;
 pub mod tx;
+pub mod undo;
 pub mod view;
 pub mod visibility;
 

@@ -257,6 +257,10 @@ pub struct ActionSpec {
     pub function: Option<String>,
     #[serde(default)]
     pub params: IndexMap<String, ParamSpec>,
+    /// Why this action cannot be undone (it told players something that cannot be untold, say);
+    /// absent, the GM may undo it like any other.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_undoable: Option<String>,
 }
 
 fn gm_only() -> Vec<Permit> {

@@ -119,6 +119,8 @@ pub fn post(entry: &LogEntry, campaign: &CampaignInfo, file: &str, f: PostFormat
         EventKind::Reveal => "reveals the dice seed".into(),
         EventKind::Migrated => "brings the file up to date".into(),
         EventKind::Permission => "changes who may type in dice".into(),
+        EventKind::Undo => "takes actions back".into(),
+        EventKind::Correction => "corrects the table".into(),
     };
     let mut out = vec![format!("{} — {} ({} #{})", f.bold(&who), f.italic(&what), campaign.name, entry.seq)];
     let params: Vec<String> = entry

@@ -64,6 +64,7 @@ pub fn change(c: &Change) -> String {
                 format!("{pool}: {}", parts.join(", "))
             }
         }
+        Change::RemovePool { pool } => format!("pool {pool} removed"),
         Change::DefinePool { pool, def } => {
             let cap = def.cap.map(|c| format!(", at most {c}")).unwrap_or_default();
             format!("pool {pool}: {} token(s){cap}", def.total())
@@ -97,6 +98,12 @@ pub fn entry(e: &LogEntry) -> String {
         EventKind::Reveal => format!("#{} dice seed revealed", e.seq),
         EventKind::Migrated => format!("#{} file brought up to date (rules recorded by digest)", e.seq),
         EventKind::Permission => format!("#{} table permission changed by {who}", e.seq),
+        EventKind::Undo => format!("#{} undo by {who}", e.seq),
+        EventKind::Correction => format!("#{} correction by {who}", e.seq),
+    };
+    let heading = match e.voided_by {
+        Some(by) => format!("{heading}   [voided: undone by #{by}]"),
+        None => heading,
     };
     let mut lines = vec![heading];
     let params: Vec<String> = e

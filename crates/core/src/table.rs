@@ -97,6 +97,10 @@ pub enum Change {
         pool: PoolRef,
         def: Pool,
     },
+    /// Removes a pool (an undo taking back the action that made it).
+    RemovePool {
+        pool: PoolRef,
+    },
     Var {
         name: String,
         value: Option<Value>,
@@ -204,7 +208,7 @@ impl Table {
                     .unwrap_or_default();
                 (v.stricter(tv), o)
             }
-            Change::Pool { pool, .. } | Change::DefinePool { pool, .. } => {
+            Change::Pool { pool, .. } | Change::DefinePool { pool, .. } | Change::RemovePool { pool } => {
                 let pv = match change {
                     Change::DefinePool { def, .. } => {
                         def.visibility.stricter(self.pool(pool).map(|p| p.visibility).unwrap_or_default())
@@ -276,6 +280,13 @@ impl Table {
                 let p = self.pool_mut(pool)?;
                 p.check(&name, after)?;
                 p.counts = after.clone();
+            }
+            Change::RemovePool { pool } => {
+                let removed = match &pool.entity {
+                    None => self.pools.shift_remove(&pool.name),
+                    Some(e) => self.entity_mut(e)?.pools.shift_remove(&pool.name),
+                };
+                removed.ok_or_else(|| TableError::NoPool(pool.to_string()))?;
             }
             Change::DefinePool { pool, def } => match &pool.entity {
                 None => {

@@ -441,6 +441,8 @@ impl Tx {
         if field.is_empty() || field.len() > 100 {
             return Err(rule("a field name must be 1 to 100 characters"));
         }
+        // A null value is no value: it clears the field, as it reads back from the log.
+        let value = value.filter(|v| !v.is_null());
         let visibility = visibility.unwrap_or_else(|| self.field_visibility(id, field));
         if value.is_none() && !self.entity(id)?.fields.contains_key(field) {
             return Ok(());
@@ -461,6 +463,8 @@ impl Tx {
         if name.is_empty() || name.len() > 100 {
             return Err(rule("a variable name must be 1 to 100 characters"));
         }
+        // A null value is no value: it clears the variable, as it reads back from the log.
+        let value = value.filter(|v| !v.is_null());
         let visibility =
             visibility.unwrap_or_else(|| self.table.vars.get(name).map(|f| f.visibility).unwrap_or_default());
         if value.is_none() && !self.table.vars.contains_key(name) {

@@ -192,6 +192,9 @@ pub struct LogEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Value>,
     pub items: Vec<LogItem>,
+    /// The undo event that took this one back: it stays in the log, voided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voided_by: Option<u64>,
 }
 
 /// An event as `role` may see it.
@@ -218,6 +221,7 @@ pub fn log_entry(header: &Header, items: &[Item], hash: &str, role: &Role) -> Lo
         action: header.action.clone(),
         detail: header.detail.clone(),
         items,
+        voided_by: None,
     }
 }
 

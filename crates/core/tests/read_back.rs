@@ -123,3 +123,24 @@ fn the_deepest_value_accepted_reads_back_and_one_more_level_is_refused() {
     let e = t.set_var("y", Some(nested(caps.max_value_depth + 1)), None).unwrap_err();
     assert!(matches!(&e, TxError::Limit(c) if c.detail.contains("the limit is 32")), "{e}");
 }
+
+/// A null stored in a variable or a field would read back from the log as "no value"; the
+/// transaction treats it as a clear from the start, so what the table holds and what the log
+/// replays agree.
+#[test]
+fn a_null_value_clears_and_reads_back_the_same() {
+    let mut t = tx();
+    t.set_var("x", Some(Value::from(3)), None).unwrap();
+    t.set_field("gandolf", "f", Some(Value::from(3)), None).unwrap();
+    t.set_var("x", Some(Value::Null), None).unwrap();
+    t.set_field("gandolf", "f", Some(Value::Null), None).unwrap();
+    assert!(!t.table.vars.contains_key("x"), "a null variable is cleared");
+    assert!(!t.table.entities["gandolf"].fields.contains_key("f"), "a null field is cleared");
+    let text = serde_json::to_string(&t.items).unwrap();
+    let back: Vec<Item> = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, t.items);
+    // Clearing what was never there writes nothing.
+    let before = t.items.len();
+    t.set_var("never", Some(Value::Null), None).unwrap();
+    assert_eq!(t.items.len(), before);
+}

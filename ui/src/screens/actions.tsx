@@ -6,6 +6,7 @@ import { useMemo, useState } from "preact/hooks";
 import { toReport } from "../transport";
 import type { Store } from "../store";
 import { mayTypeDice } from "../store";
+import { CorrectionForm } from "./correct";
 import type { ActionForm, Acted, Choices, ErrorReport, LogItem, ParamForm, ParamSpec as DeclaredSpec, ParamType, View } from "../contract";
 
 /** A parameter's spec, with the choices the table allows when the engine sent them. */
@@ -79,6 +80,7 @@ export function ActionsPanel({ store, actions, view, previewing }: { store: Stor
           </ul>
         </section>
       ))}
+      {store.state.role === "gm" && !previewing && Object.keys(view.entities).length > 0 && <CorrectionForm store={store} view={view} />}
     </div>
   );
 }

@@ -1,8 +1,13 @@
 // The log, newest first: every die face as a chip (successes, criticals, complications and
 // aces highlighted; dropped dice struck; typed-in dice labelled "by hand"), the narration,
-// public changes, and what the viewer may only know exists.
+// public changes, and what the viewer may only know exists. Events the GM undid stay, struck
+// through and marked voided; for the GM the latest action that can still be taken back has an
+// Undo button.
 
 import { useState } from "preact/hooks";
+import type { ErrorReport } from "../contract";
+import { toReport } from "../transport";
+import { ErrorBox } from "../ui/errors";
 import type { Change, Die, LogEntry, LogItem, Manifest, Roll, View } from "../contract";
 import { fieldLabel, humanize, kindLabel, roleName, show, time } from "../format";
 
@@ -13,6 +18,7 @@ export function LogPanel({
   labels,
   hasOlder,
   onOlder,
+  onUndo,
 }: {
   log: LogEntry[];
   view: View;
@@ -20,15 +26,18 @@ export function LogPanel({
   labels: Record<string, string>;
   hasOlder: boolean;
   onOlder: () => Promise<void>;
+  /** The GM's: takes back the latest action not yet undone. */
+  onUndo?: () => Promise<void>;
 }) {
   const [loading, setLoading] = useState(false);
   const entries = [...log].reverse();
+  const undoable = onUndo ? entries.find((e) => (e.kind === "action" || e.kind === "correction") && e.voided_by == null) : undefined;
   return (
     <div class="log-panel">
       <h2 class="section-title">Log</h2>
       <ol class="log" aria-label="Log" aria-live="polite" reversed>
         {entries.map((e) => (
-          <LogEntryView key={e.seq} entry={e} view={view} manifest={manifest} labels={labels} />
+          <LogEntryView key={e.seq} entry={e} view={view} manifest={manifest} labels={labels} onUndo={e === undoable ? onUndo : undefined} />
         ))}
       </ol>
       {hasOlder && (
@@ -69,20 +78,77 @@ function entryTitle(entry: LogEntry, labels: Record<string, string>, manifest: M
       return "Dice seed revealed";
     case "permission":
       return "Table permission changed";
+    case "undo":
+      return "Undone";
+    case "correction":
+      return "GM correction";
     default:
       return entry.action ? labels[entry.action] ?? humanize(entry.action) : "Action";
   }
 }
 
-function LogEntryView({ entry, view, manifest, labels }: { entry: LogEntry; view: View; manifest: Manifest | null; labels: Record<string, string> }) {
+function UndoButton({ entry, onUndo }: { entry: LogEntry; onUndo: () => Promise<void> }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorReport | null>(null);
+  if (!asking)
+    return (
+      <button type="button" class="small undo" onClick={() => setAsking(true)}>
+        Undo
+      </button>
+    );
+  return (
+    <span class="undo-confirm" role="group" aria-label={`Undo #${entry.seq}`}>
+      <span>Take #{entry.seq} back? It stays in the log, voided.</span>
+      <button
+        type="button"
+        class="small danger"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          try {
+            await onUndo();
+            setAsking(false);
+          } catch (e) {
+            setError(toReport(e));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        Yes, undo it
+      </button>
+      <button type="button" class="small" disabled={busy} onClick={() => setAsking(false)}>
+        Keep it
+      </button>
+      {error && <ErrorBox error={error} />}
+    </span>
+  );
+}
+
+function LogEntryView({
+  entry,
+  view,
+  manifest,
+  labels,
+  onUndo,
+}: {
+  entry: LogEntry;
+  view: View;
+  manifest: Manifest | null;
+  labels: Record<string, string>;
+  onUndo?: () => Promise<void>;
+}) {
   const params = entry.items.filter((i): i is Extract<LogItem, { type: "param" }> => i.type === "param" && i.value !== null && i.value !== undefined);
   const changes = entry.items.filter((i): i is Extract<LogItem, { type: "change" }> => i.type === "change");
   const body = entry.items.filter((i) => i.type !== "param" && i.type !== "change" && i.type !== "hidden");
   const hidden = entry.items.filter((i): i is Extract<LogItem, { type: "hidden" }> => i.type === "hidden");
   return (
-    <li class={`log-entry kind-${entry.kind}`} data-seq={entry.seq}>
+    <li class={`log-entry kind-${entry.kind}${entry.voided_by != null ? " voided" : ""}`} data-seq={entry.seq}>
       <header class="log-head">
         <span class="log-title">{entryTitle(entry, labels, manifest)}</span>
+        {entry.voided_by != null && <span class="voided-badge">voided: undone by #{entry.voided_by}</span>}
         <span class="log-meta">
           {entry.actor && <span class="actor">{roleName(entry.actor)}</span>}
           <time dateTime={entry.at} title={`#${entry.seq} · ${entry.at}`}>
@@ -122,6 +188,7 @@ function LogEntryView({ entry, view, manifest, labels }: { entry: LogEntry; view
         </p>
       )}
       {changes.length > 0 && <Changes changes={changes.map((c) => c.change)} view={view} manifest={manifest} />}
+      {onUndo && <UndoButton entry={entry} onUndo={onUndo} />}
     </li>
   );
 }
@@ -258,6 +325,10 @@ function changeText(c: Change, view: View, manifest: Manifest | null): string | 
     }
     case "define_pool":
       return `Pool ${c.pool} set up`;
+    case "remove_pool":
+      return `Pool ${c.pool} removed`;
+    case "typed_dice":
+      return c.allowed ? `${c.player} may type in their own dice` : `${c.player} rolls with the table's dice`;
     case "var":
       return `${humanize(c.name as string)}: ${show(c.value, view)}`;
     case "round":

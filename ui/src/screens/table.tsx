@@ -127,7 +127,15 @@ export function TableScreen({ store }: { store: Store }) {
               <Board view={s.view} manifest={s.manifest} />
             </main>
             <aside class="col col-log" aria-label="Log panel">
-              <LogPanel log={s.log} view={s.view} manifest={s.manifest} labels={labels} hasOlder={s.hasOlder} onOlder={() => store.loadOlder()} />
+              <LogPanel
+                log={s.log}
+                view={s.view}
+                manifest={s.manifest}
+                labels={labels}
+                hasOlder={s.hasOlder}
+                onOlder={() => store.loadOlder()}
+                onUndo={gm ? () => store.undo() : undefined}
+              />
             </aside>
           </div>
         ) : (

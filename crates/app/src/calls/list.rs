@@ -24,6 +24,10 @@ calls! {
     Log "log" (LogPage) -> Vec<LogEntry>, Anyone;
     /// Takes an action; the parameters go as typed, the engine parses them.
     Act "act" (Act) -> Acted, Anyone;
+    /// Takes back the latest action, or every action after event `to`; they stay in the log, voided.
+    Undo "undo" (UndoTo) -> LogEntry, Gm;
+    /// Sets a field, a pool count or a trait by hand, with the GM's reason.
+    Correct "correct" (Correct) -> LogEntry, Gm;
     /// Lets a player type in their own dice over the network, or stops it (a public event).
     AllowTypedDice "allow_typed_dice" (TypedDice) -> LogEntry, Gm;
     /// Makes a player's join link (shown once; replaces the player's older link).

@@ -180,6 +180,20 @@ pub struct TypedDice {
     pub allowed: bool,
 }
 
+/// How far back an undo goes: with no `to`, the latest action not yet undone.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct UndoTo {
+    #[serde(default)]
+    pub to: Option<u64>,
+}
+
+/// A correction and the GM's reason for it.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Correct {
+    pub correction: crate::undo::Correction,
+    pub reason: String,
+}
+
 /// A player, by name.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PlayerName {

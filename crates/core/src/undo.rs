@@ -1,0 +1,191 @@
+//! Taking a mistake back: the changes that bring a table back to an earlier state.
+//!
+//! [`restore`] compares the table now with the table as it was and returns ordinary
+//! [`Change`]s — entities removed or created again, fields, traits and pools set back, variables
+//! and the round restored — so an undo is one more event of the kind every other event is,
+//! redacted value by value like them, and nothing in the log is deleted. Three things are never
+//! taken back: the dice counter (a voided roll is never rolled again, so undo cannot fish for
+//! better dice), the rules in force and the table's permissions.
+//!
+//! Guarantee: applying the changes to `now`, in order, gives a table equal to `then` in every
+//! part but those three (`restore_is_exact` and the app's property test hold it to that).
+
+use crate::entity::Entity;
+use crate::pool::PoolRef;
+use crate::table::{Change, Table};
+use serde_json::Value;
+
+/// The changes that turn `now` back into `then` (but for the dice counter, rules and permissions).
+pub fn restore(now: &Table, then: &Table) -> Vec<Change> {
+    let mut out = vec![];
+    // Entities the undone actions made go; ones they removed come back whole.
+    for id in now.entities.keys().filter(|id| !then.entities.contains_key(*id)) {
+        out.push(Change::Remove { id: id.clone() });
+    }
+    for (id, old) in &then.entities {
+        match now.entities.get(id) {
+            None => out.push(Change::Create { entity: old.clone() }),
+            Some(cur) => entity(cur, old, &mut out),
+        }
+    }
+    // Table pools: set back, or defined again when more than the counts changed.
+    for (name, old) in &then.pools {
+        let pool = PoolRef { entity: None, name: name.clone() };
+        match now.pools.get(name) {
+            Some(cur) if cur == old => {}
+            Some(cur) if same_but_counts(cur, old) => {
+                out.push(Change::Pool { pool, before: cur.counts.clone(), after: old.counts.clone() })
+            }
+            _ => out.push(Change::DefinePool { pool, def: old.clone() }),
+        }
+    }
+    for name in now.pools.keys().filter(|n| !then.pools.contains_key(*n)) {
+        out.push(Change::RemovePool { pool: PoolRef { entity: None, name: name.clone() } });
+    }
+    for (name, old) in &then.vars {
+        if now.vars.get(name) != Some(old) {
+            out.push(Change::Var { name: name.clone(), value: Some(old.value.clone()), visibility: old.visibility });
+        }
+    }
+    for (name, cur) in &now.vars {
+        if !then.vars.contains_key(name) {
+            out.push(Change::Var { name: name.clone(), value: None, visibility: cur.visibility });
+        }
+    }
+    for (key, value) in &then.settings {
+        if now.settings.get(key) != Some(value) {
+            out.push(Change::Setting { key: key.clone(), value: value.clone() });
+        }
+    }
+    if now.round != then.round {
+        out.push(Change::Round { round: then.round });
+    }
+    out
+}
+
+fn same_but_counts(a: &crate::pool::Pool, b: &crate::pool::Pool) -> bool {
+    let mut a = a.clone();
+    a.counts = b.counts.clone();
+    &a == b
+}
+
+/// The changes that turn entity `cur` back into `old` (same id).
+fn entity(cur: &Entity, old: &Entity, out: &mut Vec<Change>) {
+    if cur == old {
+        return;
+    }
+    // A different kind cannot be set back piece by piece: the entity is made again.
+    if cur.kind != old.kind {
+        out.push(Change::Remove { id: cur.id.clone() });
+        out.push(Change::Create { entity: old.clone() });
+        return;
+    }
+    let id = &cur.id;
+    if cur.visibility != old.visibility {
+        out.push(Change::SetVisibility { id: id.clone(), visibility: old.visibility });
+    }
+    if cur.name != old.name {
+        out.push(Change::Rename { id: id.clone(), name: old.name.clone() });
+    }
+    if cur.owner != old.owner {
+        out.push(Change::SetOwner { id: id.clone(), owner: old.owner.clone() });
+    }
+    for (field, f) in &cur.fields {
+        if !old.fields.contains_key(field) {
+            out.push(Change::Field { entity: id.clone(), field: field.clone(), value: None, visibility: f.visibility });
+        }
+    }
+    for (field, f) in &old.fields {
+        if cur.fields.get(field) != Some(f) {
+            let value: Option<Value> = Some(f.value.clone());
+            out.push(Change::Field { entity: id.clone(), field: field.clone(), value, visibility: f.visibility });
+        }
+    }
+    // Traits keep their order: when they differ at all, the list is laid down again.
+    if cur.traits != old.traits {
+        for t in &cur.traits {
+            out.push(Change::RemoveTrait { entity: id.clone(), name: t.name.clone() });
+        }
+        for t in &old.traits {
+            out.push(Change::Trait { entity: id.clone(), value: t.clone() });
+        }
+    }
+    for (name, p) in &old.pools {
+        let pool = PoolRef { entity: Some(id.clone()), name: name.clone() };
+        match cur.pools.get(name) {
+            Some(c) if c == p => {}
+            Some(c) if same_but_counts(c, p) => {
+                out.push(Change::Pool { pool, before: c.counts.clone(), after: p.counts.clone() })
+            }
+            _ => out.push(Change::DefinePool { pool, def: p.clone() }),
+        }
+    }
+    for name in cur.pools.keys().filter(|n| !old.pools.contains_key(*n)) {
+        out.push(Change::RemovePool { pool: PoolRef { entity: Some(id.clone()), name: name.clone() } });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entity::Field;
+    use crate::pool::Pool;
+    use crate::traits::Trait;
+    use crate::Visibility;
+    use serde_json::json;
+
+    fn hero(id: &str) -> Entity {
+        Entity {
+            id: id.into(),
+            kind: "character".into(),
+            name: id.to_uppercase(),
+            owner: Some("ann".into()),
+            visibility: Visibility::Public,
+            fields: [("hp".to_string(), Field { value: json!(5), visibility: Visibility::Public })]
+                .into_iter()
+                .collect(),
+            traits: vec![],
+            pools: Default::default(),
+        }
+    }
+
+    /// Every part of a table that undo restores, compared as a whole.
+    fn restorable(t: &Table) -> Table {
+        Table { next_roll: 0, rules: Default::default(), typed_dice: Default::default(), ..t.clone() }
+    }
+
+    #[test]
+    fn restore_is_exact() {
+        let mut then = Table::default();
+        then.entities.insert("a".into(), hero("a"));
+        then.entities.insert("b".into(), hero("b"));
+        then.pools.insert("momentum".into(), Pool::new(2, 0, Some(6), Visibility::Public));
+        then.vars.insert("scene".into(), Field { value: json!("docks"), visibility: Visibility::Gm });
+        then.round = 3;
+        let mut now = then.clone();
+        now.entities.shift_remove("b");
+        now.entities.insert("c".into(), hero("c"));
+        let a = now.entities.get_mut("a").unwrap();
+        a.name = "Renamed".into();
+        a.owner = None;
+        a.visibility = Visibility::Gm;
+        a.fields.insert("hp".into(), Field { value: json!(1), visibility: Visibility::Owner });
+        a.fields.insert("new".into(), Field { value: json!(true), visibility: Visibility::Public });
+        a.traits.push(Trait::named("Sword"));
+        a.pools.insert("bennies".into(), Pool::new(3, 0, None, Visibility::Owner));
+        now.pools.get_mut("momentum").unwrap().counts =
+            now.pools["momentum"].counts.iter().map(|(k, _)| (k.clone(), 5)).collect();
+        now.pools.insert("threat".into(), Pool::new(4, 0, None, Visibility::Gm));
+        now.vars.insert("scene".into(), Field { value: json!("roof"), visibility: Visibility::Gm });
+        now.vars.insert("alarm".into(), Field { value: json!(1), visibility: Visibility::Public });
+        now.round = 5;
+        now.next_roll = 40;
+        let mut table = now.clone();
+        for change in restore(&now, &then) {
+            table.apply(&change).unwrap_or_else(|e| panic!("{change:?}: {e}"));
+        }
+        assert_eq!(restorable(&table), restorable(&then));
+        assert_eq!(table.next_roll, 40, "the dice counter never goes back");
+        assert!(restore(&then, &then).is_empty(), "nothing to undo, no change");
+    }
+}
