@@ -247,10 +247,11 @@ export type ParamSpec = {
   secret?: boolean;
 };
 
-/** A page of the log: the last `limit` events from `from` on (defaults: from 1, 200 events). */
+/** A page of the log: the newest `limit` events with `from <= seq < before` (defaults: from 1, before none — up to the latest —, 200 events). Older pages: `before` the first one held. */
 export type LogPage = {
   as?: string | null;
   from?: number;
+  before?: number | null;
   limit?: number;
 };
 
@@ -447,6 +448,20 @@ export type PoolRef = string;
 
 /** The `type` of an item the viewer may not see. */
 export type HiddenItem = "hidden";
+
+/** What to read of the table: the log from event `from` on (without it, its newest `limit` events), for the viewer `as` names (the GM may name anyone). */
+export type TableSince = {
+  as?: string | null;
+  from?: number | null;
+  limit?: number;
+};
+
+/** What a viewer sees now: the view, the action forms and the log entries asked for, all as of the same event. */
+export type TableNow = {
+  view: View;
+  actions: ActionForm[];
+  log: LogEntry[];
+};
 
 /** An action: its parameters as the user typed them (text, or JSON for lists and records), and dice rolled by hand — a list of faces, or the faces as typed ("4, 6, +, -"). */
 export type Act = {
@@ -749,8 +764,10 @@ export interface Calls {
   view: { params: As; result: View };
   /** The actions the viewer may take now, as forms. */
   actions: { params: As; result: ActionForm[] };
-  /** A page of the log as the viewer may see it. */
+  /** A page of the log as the viewer may see it: the newest `limit` events from `from` on, before `before` (keyset paging: the cost is the page, not the log). */
   log: { params: LogPage; result: LogEntry[] };
+  /** What the viewer sees now, in one call: the view, the action forms, and the log since `from` (without `from`, its newest page) — all as of the same event. */
+  table: { params: TableSince; result: TableNow };
   /** Takes an action; the parameters go as typed, the engine parses them. */
   act: { params: Act; result: Acted };
   /** Takes back the latest action, or every action after event `to`; they stay in the log, voided. */

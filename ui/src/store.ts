@@ -58,6 +58,8 @@ export class Store {
   private refreshing: Promise<void> | null = null;
   private again: "none" | "update" | "full" = "none";
   private generation = 0;
+  /** The latest event a refresh was already asked for. */
+  private refreshedTo = 0;
 
   constructor(transport: Transport = createTransport()) {
     this.transport = transport;
@@ -120,6 +122,7 @@ export class Store {
 
   /** A campaign is open (created, opened, or already playing when we joined). */
   async opened(campaign: CampaignInfo): Promise<void> {
+    this.refreshedTo = 0;
     this.set({
       campaign,
       manifest: null,
@@ -167,13 +170,13 @@ export class Store {
     const full = kind === "full" || last === 0;
     this.set({ loading: true });
     try {
-      const [view, actions, log, gmView] = await Promise.all([
-        this.call("view", as),
-        this.call("actions", as),
-        this.call("log", full ? { ...as, limit: LOG_PAGE } : { ...as, from: last + 1, limit: 2000 }),
+      // One call brings the view, the forms and the new log entries, all as of one event.
+      const [now, gmView] = await Promise.all([
+        this.call("table", full ? { ...as, limit: LOG_PAGE } : { ...as, from: last + 1, limit: 2000 }),
         this.isGm && "as" in as ? this.call("view", {}) : Promise.resolve(null),
       ]);
       if (gen !== this.generation) return;
+      const { view, actions, log } = now;
       let merged: LogEntry[];
       let hasOlder = this.state.hasOlder;
       if (full) {
@@ -199,15 +202,12 @@ export class Store {
     }
   }
 
-  /** Older log entries, a page at a time. */
+  /** Older log entries, a page at a time (read by sequence number: the cost is the page). */
   async loadOlder(): Promise<void> {
     const log = this.state.log;
     if (!log.length) return;
     const first = log[0].seq;
-    const last = log[log.length - 1].seq;
-    const from = Math.max(1, first - LOG_PAGE);
-    // The log call returns the newest `limit` entries from `from` on: ask for all of them.
-    const older = await this.call("log", { ...this.asParam(), from, limit: Math.min(2000, last - from + 1) });
+    const older = await this.call("log", { ...this.asParam(), before: first, limit: LOG_PAGE });
     const before = older.filter((e) => e.seq < first);
     this.set({ log: before.concat(this.state.log), hasOlder: before.length > 0 && before[0].seq > 1 });
   }
@@ -223,6 +223,8 @@ export class Store {
    * holder of the campaign's seed cannot know them in advance (docs/dice.md). */
   async act(action: string, params: Record<string, unknown>, dice: string | null): Promise<Acted> {
     const outcome = await this.call("act", { ...this.asParam(), action, params, entropy: freshEntropy(), ...(dice ? { dice } : {}) });
+    // This refresh covers the action's own `committed` event, which arrives with the reply.
+    this.refreshedTo = Math.max(this.refreshedTo, outcome.event.seq);
     void this.refresh("update");
     return outcome;
   }
@@ -276,8 +278,10 @@ export class Store {
     const ev = e.event;
     switch (ev.type) {
       case "committed":
-        // An undo marks earlier entries voided: the whole log is read again.
-        void this.refresh(ev.action === "undo" ? "full" : "update");
+        // An undo marks earlier entries voided: the whole log is read again. Our own action
+        // already asked for what it changed.
+        if (ev.action === "undo") void this.refresh("full");
+        else if (ev.seq > this.refreshedTo) void this.refresh("update");
         break;
       case "reloaded":
         void this.reloaded(ev.report);

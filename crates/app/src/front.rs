@@ -5,12 +5,13 @@
 //! result as JSON — or one [`ErrorReport`] with its [`ErrorCode`]. The desktop shell and the
 //! server only say who is calling ([`Caller`]); neither adds game logic.
 
-use crate::calls::{self, Call, Caller, Host, HouseRuleText, HouseRulesState, Joined, RulesetChoice};
+use crate::calls::{self, Call, Caller, Host, HouseRuleText, HouseRulesState, Joined, RulesetChoice, TableNow};
 use crate::campaign::{Acted, Campaign, CampaignError, NewCampaign};
 use crate::catalog::{self, Catalog};
 use crate::invites::{self, InviteError};
 use crate::reload::{ReloadError, ReloadReport};
 use crate::session::{diagnostics, Session, SessionEvent};
+use crate::store::Store;
 use houserule_core::dice::{Entropy, Forced};
 use houserule_core::manifest::Manifest;
 use houserule_core::plugin::Diagnostic;
@@ -20,7 +21,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Mutex};
 
 /// Something a front end shows as it happens.
@@ -57,9 +58,15 @@ fn reload_report(e: ReloadError) -> ErrorReport {
 #[derive(Clone, Default)]
 pub struct App {
     session: Arc<Mutex<Option<(Session, PathBuf)>>>,
-    subscribers: Arc<Mutex<Vec<Sender<AppEvent>>>>,
+    subscribers: Arc<Mutex<Vec<Subscriber>>>,
     recent: Arc<Mutex<Option<PathBuf>>>,
+    /// A second connection to the file in play: history is read through it, so reading the
+    /// log never holds the session (an action does not wait behind a page of the log).
+    history: Arc<Mutex<Option<(PathBuf, Store)>>>,
 }
+
+/// Someone following the app: told each event, returns whether it still listens.
+type Subscriber = Box<dyn FnMut(&AppEvent) -> bool + Send>;
 
 impl App {
     /// An app that remembers recently opened files in `recent_file` (none: it does not).
@@ -96,27 +103,30 @@ impl App {
     /// Receives every later event: campaigns opened, actions, reloads.
     pub fn subscribe(&self) -> Receiver<AppEvent> {
         let (tx, rx) = channel();
-        self.subscribers.lock().unwrap_or_else(|p| p.into_inner()).push(tx);
+        self.subscribe_with(move |e| tx.send(e.clone()).is_ok());
         rx
     }
 
-    fn publish(subscribers: &Mutex<Vec<Sender<AppEvent>>>, event: AppEvent) {
-        subscribers.lock().unwrap_or_else(|p| p.into_inner()).retain(|s| s.send(event.clone()).is_ok());
+    /// Calls `f` with every later event, in the thread that announces it: an action's
+    /// `committed` event reaches `f` before the call that took the action returns. `f` must not
+    /// block; it returns whether it still listens.
+    pub fn subscribe_with(&self, f: impl FnMut(&AppEvent) -> bool + Send + 'static) {
+        self.subscribers.lock().unwrap_or_else(|p| p.into_inner()).push(Box::new(f));
+    }
+
+    fn publish(subscribers: &Mutex<Vec<Subscriber>>, event: AppEvent) {
+        subscribers.lock().unwrap_or_else(|p| p.into_inner()).retain_mut(|f| f(&event));
     }
 
     fn install(&self, campaign: Campaign, path: &Path) -> CampaignInfo {
         let info = campaign.info();
         let session = Session::new(campaign);
-        let events = session.subscribe();
         let subscribers = self.subscribers.clone();
-        std::thread::Builder::new()
-            .name("houserule-app-events".into())
-            .spawn(move || {
-                for event in events {
-                    App::publish(&subscribers, AppEvent::Session { event });
-                }
-            })
-            .expect("the event thread starts");
+        session.subscribe_with(move |event| {
+            App::publish(&subscribers, AppEvent::Session { event: event.clone() });
+            true
+        });
+        *self.history.lock().unwrap_or_else(|p| p.into_inner()) = None;
         *self.session.lock().unwrap_or_else(|p| p.into_inner()) = Some((session, path.to_path_buf()));
         self.remember(path);
         App::publish(&self.subscribers, AppEvent::Opened { campaign: info.clone() });
@@ -174,17 +184,51 @@ impl App {
         self.with(|s| Ok(s.campaign().actions(role)))
     }
 
-    /// The log as `role` may see it: the last `limit` events from `from` on (at most
-    /// [`MAX_LOG_ENTRIES`]).
-    pub fn log(&self, role: &Role, from: u64, limit: usize) -> Result<Vec<LogEntry>, ErrorReport> {
+    /// The log as `role` may see it: the newest `limit` events (at most [`MAX_LOG_ENTRIES`])
+    /// with `from <= seq < before`. The session is held only to note how far it has read; the
+    /// page is read through the app's own connection to the file.
+    pub fn log(&self, role: &Role, from: u64, before: Option<u64>, limit: usize) -> Result<Vec<LogEntry>, ErrorReport> {
+        let (path, voided, head) = self.with(|s| {
+            let c = s.campaign();
+            Ok((c.path(), c.voided_map().clone(), c.head().0))
+        })?;
+        let before = before.unwrap_or(u64::MAX).min(head + 1);
+        self.history(path, role, from, before, limit.min(MAX_LOG_ENTRIES), &voided)
+    }
+
+    /// A page of the log read without holding the session (in memory: under it).
+    fn history(
+        &self,
+        path: Option<PathBuf>,
+        role: &Role,
+        from: u64,
+        before: u64,
+        limit: usize,
+        voided: &std::collections::BTreeMap<u64, u64>,
+    ) -> Result<Vec<LogEntry>, ErrorReport> {
+        let Some(path) = path else {
+            return self.with(|s| s.campaign().log_page(role, from, before, limit).map_err(|e| e.report()));
+        };
+        let mut history = self.history.lock().unwrap_or_else(|p| p.into_inner());
+        if history.as_ref().is_none_or(|(p, _)| *p != path) {
+            // The session checked this file when it opened it.
+            let store = Store::open_unchecked(&path).map_err(|e| CampaignError::from(e).report())?;
+            *history = Some((path, store));
+        }
+        let (_, store) = history.as_ref().expect("just opened");
+        crate::campaign::log_page(store, voided, role, from, before, limit).map_err(|e| e.report())
+    }
+
+    /// The view, the action forms and the log since `from` (or its newest `limit` events), all
+    /// as of the same event.
+    pub fn table(&self, role: &Role, from: Option<u64>, limit: usize) -> Result<TableNow, ErrorReport> {
+        let (view, actions, path, voided, head) = self.with(|s| {
+            let c = s.campaign();
+            Ok((c.view(role), c.actions(role), c.path(), c.voided_map().clone(), c.head().0))
+        })?;
         let limit = limit.min(MAX_LOG_ENTRIES);
-        self.with(|s| {
-            let mut entries = s.campaign().log(role, from).map_err(|e| e.report())?;
-            if entries.len() > limit {
-                entries.drain(..entries.len() - limit);
-            }
-            Ok(entries)
-        })
+        let log = self.history(path, role, from.unwrap_or(1), head + 1, limit, &voided)?;
+        Ok(TableNow { view, actions, log })
     }
 
     /// Takes an action. `entropy` is mixed into its rolls; with none, this machine's own is.
@@ -260,7 +304,8 @@ impl App {
             Call::Campaign(_) => json(self.current().map(|(info, _)| info)),
             Call::View(p) => json(self.view(&caller.acting_as(p.role.as_deref())?)?),
             Call::Actions(p) => json(self.actions(&caller.acting_as(p.role.as_deref())?)?),
-            Call::Log(p) => json(self.log(&caller.acting_as(p.role.as_deref())?, p.from, p.limit)?),
+            Call::Log(p) => json(self.log(&caller.acting_as(p.role.as_deref())?, p.from, p.before, p.limit)?),
+            Call::Table(p) => json(self.table(&caller.acting_as(p.role.as_deref())?, p.from, p.limit)?),
             Call::Act(p) => {
                 let role = caller.acting_as(p.role.as_deref())?;
                 let dice = match p.dice {

@@ -2,7 +2,7 @@
 //! files, threads, processes or the clock.
 //!
 //! - [`campaign`]: a campaign file in play — created, opened and checked ([`store`],
-//!   [`pinned`]), its actions checked, run in the sandbox and committed;
+//!   [`pinned`], [`checked`]), its actions checked, run in the sandbox and committed;
 //! - [`sandbox`] and [`rules`]: the sandbox worker process every script runs in, and the rules
 //!   in force as this process sees them;
 //! - [`session`], [`reload`] and [`watch`]: a campaign in play with hot reload;
@@ -17,6 +17,7 @@
 pub mod calls;
 pub mod campaign;
 pub mod catalog;
+pub mod checked;
 pub mod folders;
 pub mod front;
 pub mod invites;

@@ -27,6 +27,9 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+/// Someone following a session: told each event, returns whether it still listens.
+type Subscriber = Box<dyn FnMut(&SessionEvent) -> bool + Send>;
+
 /// Something that happened in a session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -61,7 +64,7 @@ enum ReloadRequest {
 
 struct SessionState {
     campaign: Mutex<Campaign>,
-    subscribers: Mutex<Vec<Sender<SessionEvent>>>,
+    subscribers: Mutex<Vec<Subscriber>>,
     folders: Mutex<RuleFolders>,
 }
 
@@ -106,12 +109,19 @@ impl Session {
     /// Receives every later event of this session.
     pub fn subscribe(&self) -> Receiver<SessionEvent> {
         let (tx, rx) = channel();
-        self.shared.subscribers.lock().unwrap_or_else(|p| p.into_inner()).push(tx);
+        self.subscribe_with(move |e| tx.send(e.clone()).is_ok());
         rx
     }
 
+    /// Calls `f` with every later event of this session, in the thread that announces it and
+    /// before the call that caused it returns; `f` must not block, and returns whether it
+    /// still listens.
+    pub fn subscribe_with(&self, f: impl FnMut(&SessionEvent) -> bool + Send + 'static) {
+        self.shared.subscribers.lock().unwrap_or_else(|p| p.into_inner()).push(Box::new(f));
+    }
+
     fn publish(shared: &SessionState, event: SessionEvent) {
-        shared.subscribers.lock().unwrap_or_else(|p| p.into_inner()).retain(|s| s.send(event.clone()).is_ok());
+        shared.subscribers.lock().unwrap_or_else(|p| p.into_inner()).retain_mut(|f| f(&event));
     }
 
     /// Reads in what another program wrote to the file, and announces it.

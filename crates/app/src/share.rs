@@ -63,7 +63,8 @@ pub fn share(from: &Path, out: &Path, for_role: Option<&Role>) -> Result<ShareRe
     if out.exists() {
         return Err(ShareError::Exists(out.display().to_string()));
     }
-    let campaign = Campaign::open(from)?;
+    // Whatever this machine checked before, a copy for others is made from a file checked in full.
+    let campaign = Campaign::open_checked(from)?;
     let info = campaign.info();
     match for_role {
         None => {

@@ -36,6 +36,14 @@ CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state TEXT NOT NULL);
 CREATE TABLE secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 ";
 
+/// Indexes: derived from the tables (SQLite's integrity check compares them), so any file gains
+/// them without a schema change. `events_undo` finds the undo events without reading the log:
+/// a plain text match on the header as this build writes it (no JSON parsing, which a hostile
+/// header could make fail); what it finds is parsed and checked for its kind.
+const INDEXES: &str = "
+CREATE INDEX IF NOT EXISTS events_undo ON events (seq) WHERE instr(header, '\"kind\":\"undo\"') > 0;
+";
+
 /// Why the file could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
@@ -94,11 +102,17 @@ pub struct Store {
 }
 
 impl Store {
+    /// Settings of this connection (nothing is written to the file).
     fn configure(conn: &Connection) -> Result<(), StoreError> {
-        conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(())
+    }
+
+    /// Puts the file in WAL mode (kept in the file: a no-op once it is).
+    fn use_wal(&self) -> Result<(), StoreError> {
+        self.conn.pragma_update(None, "journal_mode", "WAL")?;
         Ok(())
     }
 
@@ -109,6 +123,7 @@ impl Store {
         }
         let conn = Connection::open(path)
             .map_err(|e| StoreError::Open { path: path.display().to_string(), message: e.to_string() })?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
         Self::configure(&conn)?;
         Self::init(conn, Some(path.to_path_buf()))
     }
@@ -122,15 +137,27 @@ impl Store {
     fn init(mut conn: Connection, path: Option<PathBuf>) -> Result<Store, StoreError> {
         let tx = conn.transaction()?;
         tx.execute_batch(SCHEMA_V1)?;
+        tx.execute_batch(INDEXES)?;
         tx.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
         tx.execute("INSERT INTO meta (key, value) VALUES ('format', 'houserule-campaign')", [])?;
         tx.commit()?;
         Ok(Store { conn, path, version: SCHEMA_VERSION })
     }
 
-    /// Opens an existing campaign file, checking it is one, that SQLite finds it sound, and
-    /// that its schema is one this build reads (migrating an older one).
+    /// Opens an existing campaign file with SQLite's full integrity check first (a file that is
+    /// not a database, or is damaged or cut short, fails before anything else reads it), then
+    /// checks it is a campaign with a schema this build reads.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let store = Self::open_unchecked(path)?;
+        store.check_integrity()?;
+        store.ready()?;
+        Ok(store)
+    }
+
+    /// Opens a campaign file without SQLite's scan of the whole file (see [`crate::checked`]:
+    /// the campaign decides whether it needs one, then calls [`Store::check_integrity`]) and
+    /// without writing to it; [`Store::ready`] then puts it in WAL mode for playing.
+    pub fn open_unchecked(path: &Path) -> Result<Store, StoreError> {
         let shown = path.display().to_string();
         if !path.is_file() {
             return Err(StoreError::Open { path: shown, message: "no such file".into() });
@@ -138,34 +165,21 @@ impl Store {
         let conn =
             Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)
                 .map_err(|e| StoreError::Open { path: shown.clone(), message: e.to_string() })?;
-        // SQLite's own integrity check runs before anything else reads the file; a file that
-        // is not a database, or is damaged or cut short, fails here.
-        let check: Result<Vec<String>, rusqlite::Error> = conn
-            .prepare("PRAGMA integrity_check")
-            .and_then(|mut s| s.query_map([], |r| r.get::<_, String>(0))?.collect());
-        match check {
-            Ok(lines) if lines.len() == 1 && lines[0] == "ok" => {}
-            Ok(lines) => {
-                return Err(StoreError::Integrity {
-                    path: shown,
-                    detail: lines.into_iter().take(5).collect::<Vec<_>>().join("; "),
-                })
+        let damaged = |e: StoreError| {
+            let text = e.to_string();
+            if text.contains("not a database") {
+                StoreError::NotACampaign { path: shown.clone(), reason: "it is not an SQLite database".into() }
+            } else if text.contains("malformed") || text.contains("corrupt") {
+                StoreError::Integrity { path: shown.clone(), detail: format!("the file is damaged or cut short ({e})") }
+            } else {
+                StoreError::NotACampaign { path: shown.clone(), reason: text }
             }
-            Err(e) if e.to_string().contains("not a database") => {
-                return Err(StoreError::NotACampaign { path: shown, reason: "it is not an SQLite database".into() })
-            }
-            Err(e) => {
-                return Err(StoreError::Integrity {
-                    path: shown,
-                    detail: format!("the file is damaged or cut short ({e})"),
-                })
-            }
-        }
-        Self::configure(&conn).map_err(|e| StoreError::NotACampaign { path: shown.clone(), reason: e.to_string() })?;
+        };
+        Self::configure(&conn).map_err(damaged)?;
         let format: Option<String> = conn
             .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| r.get(0))
             .optional()
-            .map_err(|e| StoreError::NotACampaign { path: shown.clone(), reason: e.to_string() })?;
+            .map_err(|e| damaged(e.into()))?;
         if format.as_deref() != Some("houserule-campaign") {
             return Err(StoreError::NotACampaign { path: shown, reason: "it has no Houserule format marker".into() });
         }
@@ -186,6 +200,38 @@ impl Store {
         Ok(store)
     }
 
+    /// SQLite's full integrity check, as an error naming what is wrong.
+    pub fn check_integrity(&self) -> Result<(), StoreError> {
+        let shown = self.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+        match self.integrity_check() {
+            Ok(lines) if lines.is_empty() => Ok(()),
+            Ok(lines) => Err(StoreError::Integrity {
+                path: shown,
+                detail: lines.into_iter().take(5).collect::<Vec<_>>().join("; "),
+            }),
+            Err(e) if e.to_string().contains("not a database") => {
+                Err(StoreError::NotACampaign { path: shown, reason: "it is not an SQLite database".into() })
+            }
+            Err(e) => {
+                Err(StoreError::Integrity { path: shown, detail: format!("the file is damaged or cut short ({e})") })
+            }
+        }
+    }
+
+    /// Makes an opened file ready to play: WAL mode (kept in the file; a no-op once it is).
+    pub fn ready(&self) -> Result<(), StoreError> {
+        self.use_wal()
+    }
+
+    /// Adds the indexes this build reads through to an older file (a read-only file is read
+    /// without them).
+    pub fn add_indexes(&self) -> Result<(), StoreError> {
+        match self.conn.execute_batch(INDEXES) {
+            Err(e) if !e.to_string().contains("readonly") => Err(e.into()),
+            _ => Ok(()),
+        }
+    }
+
     /// The schema version of the file.
     pub fn version(&self) -> i64 {
         self.version
@@ -201,7 +247,7 @@ impl Store {
         self.path.as_deref()
     }
 
-    /// The full SQLite integrity check (slower than the quick check done on open).
+    /// SQLite's full integrity check: the problems it finds (none: sound).
     pub fn integrity_check(&self) -> Result<Vec<String>, StoreError> {
         let mut s = self.conn.prepare("PRAGMA integrity_check")?;
         let lines = s.query_map([], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
@@ -406,14 +452,59 @@ impl Store {
     /// Calls `f` with (seq, hash, header, commitments) of each event, without reading items.
     pub fn each_header(
         &self,
+        f: impl FnMut(u64, Vec<u8>, String, Vec<u8>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.each_header_from(1, f)
+    }
+
+    /// As [`Store::each_header`], from event `from_seq` on.
+    pub fn each_header_from(
+        &self,
+        from_seq: u64,
         mut f: impl FnMut(u64, Vec<u8>, String, Vec<u8>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let mut s = self.conn.prepare("SELECT seq, hash, header, commitments FROM events ORDER BY seq")?;
-        let mut rows = s.query([])?;
+        let mut s =
+            self.conn.prepare("SELECT seq, hash, header, commitments FROM events WHERE seq >= ?1 ORDER BY seq")?;
+        let mut rows = s.query([from_seq as i64])?;
         while let Some(r) = rows.next()? {
             f(r.get::<_, i64>(0)? as u64, r.get(1)?, r.get(2)?, r.get(3)?)?;
         }
         Ok(())
+    }
+
+    /// The headers of the undo events, in order (through the `events_undo` index).
+    pub fn undo_headers(&self) -> Result<Vec<String>, StoreError> {
+        let mut s =
+            self.conn.prepare("SELECT header FROM events WHERE instr(header, '\"kind\":\"undo\"') > 0 ORDER BY seq")?;
+        let rows = s.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// The newest `limit` event rows with `from <= seq < before`, oldest first: a page of the
+    /// log read through the primary key, costing the page, not the log.
+    pub fn page(&self, from: u64, before: u64, limit: usize) -> Result<Vec<Row>, StoreError> {
+        let mut s = self.conn.prepare_cached(
+            "SELECT seq, hash, header, items, commitments FROM events WHERE seq >= ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3",
+        )?;
+        let rows = s.query_map(
+            params![
+                from.min(i64::MAX as u64) as i64,
+                before.min(i64::MAX as u64) as i64,
+                limit.min(i64::MAX as usize) as i64
+            ],
+            |r| {
+                Ok(Row {
+                    seq: r.get::<_, i64>(0)? as u64,
+                    hash: r.get(1)?,
+                    header: r.get(2)?,
+                    items: r.get(3)?,
+                    commitments: r.get(4)?,
+                })
+            },
+        )?;
+        let mut out = rows.collect::<Result<Vec<_>, _>>()?;
+        out.reverse();
+        Ok(out)
     }
 
     /// One event row.
@@ -430,6 +521,17 @@ impl Store {
                 })
             })
             .optional()?)
+    }
+
+    /// The event of the latest snapshot at or before `seq`.
+    pub fn snapshot_seq_before(&self, seq: u64) -> Result<Option<u64>, StoreError> {
+        let row: Option<i64> = self
+            .conn
+            .query_row("SELECT seq FROM snapshots WHERE seq <= ?1 ORDER BY seq DESC LIMIT 1", [seq as i64], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(row.map(|s| s as u64))
     }
 
     /// The latest snapshot at or before `seq`, as stored (JSON text).

@@ -93,7 +93,14 @@ impl Campaign {
     /// Reads from the log which events were undone (when the file is opened).
     pub(crate) fn find_voided(&self) -> Result<BTreeMap<u64, u64>, CampaignError> {
         let mut out = BTreeMap::new();
-        for h in headers(self)?.iter().filter(|h| h.kind == EventKind::Undo) {
+        let undos = self
+            .store()
+            .undo_headers()?
+            .iter()
+            .map(|text| serde_json::from_str::<Header>(text))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| crate::store::StoreError::Corrupt(format!("an undo event's header does not parse: {e}")))?;
+        for h in undos.iter().filter(|h| h.kind == EventKind::Undo) {
             for v in undo_detail(h).map(|(_, v)| v).unwrap_or_default() {
                 out.insert(v, h.seq);
             }

@@ -92,6 +92,12 @@ enum Command {
         /// Start at this event number.
         #[arg(long, default_value_t = 1)]
         from: u64,
+        /// Only events before this one (with --limit: the page before it).
+        #[arg(long, value_name = "EVENT")]
+        before: Option<u64>,
+        /// Only the newest N events of the range.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
     },
     /// Check a campaign file: integrity, schema, hash chain, replay and dice. Exits 1 on any failure.
     Verify {
@@ -288,7 +294,9 @@ fn main() -> ExitCode {
             commands::campaign::act(json, &file, &action, &role, &params, dice.as_deref())
         }
         Command::View { file, role } => commands::campaign::view(json, &file, &role),
-        Command::Log { file, role, from } => commands::campaign::log(json, &file, &role, from),
+        Command::Log { file, role, from, before, limit } => {
+            commands::campaign::log(json, &file, &role, commands::campaign::LogRange { from, before, limit })
+        }
         Command::Verify { file, event, hash, against } => {
             commands::campaign::verify(json, &file, event.zip(hash), against.as_deref())
         }

@@ -238,6 +238,21 @@ pub fn json<T: Serialize>(value: &T) {
     }
 }
 
+/// Prints a JSON array (pretty, as [`json`] would) one element at a time as `fill` hands them
+/// over, so a long list is never held whole.
+pub fn json_list<T: Serialize, E>(fill: impl FnOnce(&mut dyn FnMut(&T)) -> Result<(), E>) -> Result<(), E> {
+    use serde::ser::{SerializeSeq, Serializer};
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut ser = serde_json::Serializer::pretty(&mut out);
+    let mut seq = ser.serialize_seq(None).unwrap_or_else(|e| write_failed(e.into()));
+    fill(&mut |item: &T| seq.serialize_element(item).unwrap_or_else(|e| write_failed(e.into())))?;
+    seq.end().unwrap_or_else(|e| write_failed(e.into()));
+    if let Err(e) = out.write_all(b"\n").and_then(|_| out.flush()) {
+        write_failed(e);
+    }
+    Ok(())
+}
+
 /// Prints a line through [`line`]: `say!("{} events", n)`.
 #[macro_export]
 macro_rules! say {

@@ -20,8 +20,12 @@ calls! {
     View "view" (As) -> View, Anyone;
     /// The actions the viewer may take now, as forms.
     Actions "actions" (As) -> Vec<ActionForm>, Anyone;
-    /// A page of the log as the viewer may see it.
+    /// A page of the log as the viewer may see it: the newest `limit` events from `from` on,
+    /// before `before` (keyset paging: the cost is the page, not the log).
     Log "log" (LogPage) -> Vec<LogEntry>, Anyone;
+    /// What the viewer sees now, in one call: the view, the action forms, and the log since
+    /// `from` (without `from`, its newest page) — all as of the same event.
+    Table "table" (TableSince) -> TableNow, Anyone;
     /// Takes an action; the parameters go as typed, the engine parses them.
     Act "act" (Act) -> Acted, Anyone;
     /// Takes back the latest action, or every action after event `to`; they stay in the log, voided.

@@ -15,7 +15,7 @@ use crate::Acted;
 use houserule_core::manifest::Manifest;
 use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
 use houserule_core::{ErrorCode, ErrorReport, Role};
-pub use replies::{HouseRuleText, HouseRulesState, Joined, RulesetChoice};
+pub use replies::{HouseRuleText, HouseRulesState, Joined, RulesetChoice, TableNow};
 use schemars::gen::SchemaGenerator;
 use schemars::schema::Schema;
 use schemars::JsonSchema;
@@ -225,13 +225,28 @@ pub struct Open {
     pub path: PathBuf,
 }
 
-/// A page of the log: the last `limit` events from `from` on (defaults: from 1, 200 events).
+/// A page of the log: the newest `limit` events with `from <= seq < before` (defaults: from
+/// 1, before none — up to the latest —, 200 events). Older pages: `before` the first one held.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct LogPage {
     #[serde(default, rename = "as")]
     pub role: Option<String>,
     #[serde(default = "first_event")]
     pub from: u64,
+    #[serde(default)]
+    pub before: Option<u64>,
+    #[serde(default = "log_page")]
+    pub limit: usize,
+}
+
+/// What to read of the table: the log from event `from` on (without it, its newest `limit`
+/// events), for the viewer `as` names (the GM may name anyone).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct TableSince {
+    #[serde(default, rename = "as")]
+    pub role: Option<String>,
+    #[serde(default)]
+    pub from: Option<u64>,
     #[serde(default = "log_page")]
     pub limit: usize,
 }

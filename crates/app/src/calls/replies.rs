@@ -3,7 +3,7 @@
 use super::Host;
 use houserule_core::manifest::SettingSpec;
 use houserule_core::plugin::HouseFunction;
-use houserule_core::view::CampaignInfo;
+use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
 use houserule_core::Role;
 use indexmap::IndexMap;
 use schemars::JsonSchema;
@@ -45,4 +45,13 @@ pub struct Joined {
     /// The campaign file, where the front end may show it.
     pub file: Option<PathBuf>,
     pub host: Host,
+}
+
+/// What a viewer sees now: the view, the action forms and the log entries asked for, all as of
+/// the same event.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct TableNow {
+    pub view: View,
+    pub actions: Vec<ActionForm>,
+    pub log: Vec<LogEntry>,
 }

@@ -1,5 +1,6 @@
 //! Engine integration tests: one binary, one module per concern.
 
+mod checked;
 mod fuzz_regressions;
 mod hooks;
 mod hostile;

@@ -122,9 +122,16 @@ pub fn act(json: bool, file: &Path, action: &str, who: &str, params: &[String], 
     Ok(true)
 }
 
-/// A player's copy shows only its player's view.
-fn copy_for(file: &Path, who: &str) -> Result<Option<houserule_app::share::SharedCopy>, Failure> {
+/// A campaign file opened once: the GM's file, or a player's copy (which shows only its
+/// player's view, to that player or the GM).
+enum Opened {
+    Campaign(Campaign),
+    Copy(houserule_app::share::SharedCopy),
+}
+
+fn open_for(file: &Path, who: &str) -> Result<Opened, Failure> {
     match Campaign::open(file) {
+        Ok(c) => Ok(Opened::Campaign(c)),
         Err(CampaignError::PlayerCopy { for_role }) => {
             let asked = role(who)?;
             if asked != Role::Gm && asked.to_string() != for_role {
@@ -134,24 +141,18 @@ fn copy_for(file: &Path, who: &str) -> Result<Option<houserule_app::share::Share
                 ));
             }
             houserule_app::share::SharedCopy::open(file)
-                .map(Some)
+                .map(Opened::Copy)
                 .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))
         }
-        _ => Ok(None),
+        Err(e) => Err(e.into()),
     }
 }
 
 pub fn view(json: bool, file: &Path, who: &str) -> Outcome {
-    if let Some(copy) = copy_for(file, who)? {
-        if json {
-            output::json(copy.view());
-        } else {
-            print_view(copy.view());
-        }
-        return Ok(true);
-    }
-    let c = open(file)?;
-    let v = c.view(&role(who)?);
+    let v = match open_for(file, who)? {
+        Opened::Copy(copy) => copy.view().clone(),
+        Opened::Campaign(c) => c.view(&role(who)?),
+    };
     if json {
         output::json(&v);
     } else {
@@ -238,16 +239,59 @@ fn print_view(v: &View) {
     }
 }
 
-pub fn log(json: bool, file: &Path, who: &str, from: u64) -> Outcome {
-    let entries = match copy_for(file, who)? {
-        Some(copy) => copy.log(from).map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?,
-        None => open(file)?.log(&role(who)?, from)?,
-    };
-    if json {
-        output::json(&entries);
-    } else {
-        for e in &entries {
-            crate::say!("{}", render::entry(e));
+/// Which part of the log to print: from event `from` on, or (with `before` or `limit`) the
+/// newest `limit` events before `before`.
+pub struct LogRange {
+    pub from: u64,
+    pub before: Option<u64>,
+    pub limit: Option<usize>,
+}
+
+pub fn log(json: bool, file: &Path, who: &str, range: LogRange) -> Outcome {
+    let print = |e: &houserule_core::view::LogEntry| crate::say!("{}", render::entry(e));
+    let paged = range.before.is_some() || range.limit.is_some();
+    match open_for(file, who)? {
+        Opened::Copy(copy) => {
+            let mut entries = copy.log(range.from).map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?;
+            entries.retain(|e| range.before.is_none_or(|b| e.seq < b));
+            if let Some(limit) = range.limit {
+                entries.drain(..entries.len().saturating_sub(limit));
+            }
+            if json {
+                output::json(&entries);
+            } else {
+                entries.iter().for_each(print);
+            }
+        }
+        Opened::Campaign(c) if paged => {
+            let entries = c.log_page(
+                &role(who)?,
+                range.from,
+                range.before.unwrap_or(u64::MAX),
+                range.limit.unwrap_or(usize::MAX),
+            )?;
+            if json {
+                output::json(&entries);
+            } else {
+                entries.iter().for_each(print);
+            }
+        }
+        // The whole log streams: one entry at a time, however long it is.
+        Opened::Campaign(c) => {
+            let viewer = role(who)?;
+            if json {
+                output::json_list(|push| {
+                    c.each_log_entry(&viewer, range.from, |e| {
+                        push(&e);
+                        Ok(())
+                    })
+                })?;
+            } else {
+                c.each_log_entry(&viewer, range.from, |e| {
+                    print(&e);
+                    Ok(())
+                })?;
+            }
         }
     }
     Ok(true)

@@ -24,8 +24,9 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use axum::Router;
-use houserule_app::front::App;
+use houserule_app::front::{App, AppEvent};
 use houserule_core::ErrorCode;
 use protocol::{Connection, Reply};
 use std::net::SocketAddr;
@@ -120,6 +121,11 @@ pub fn serve(file: PathBuf, options: Options) -> Result<bool, Failure> {
             );
         }
         let router = Router::new().route("/ws", get(ws)).fallback(get(static_file)).with_state(shared);
+        // Small messages go out at once: without this, a reply waits on the browser's delayed
+        // acknowledgement of the one before (tens of milliseconds).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
             .await
             .map_err(|e| Failure::new(ErrorCode::Io, e.to_string()))?;
@@ -162,15 +168,10 @@ async fn ws(
 }
 
 async fn connection(mut socket: WebSocket, shared: Arc<Server>, peer: SocketAddr) {
+    // Events reach this channel in the thread that announces them, so an action's own event is
+    // here by the time its reply is: both go out in one write.
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
-    let events = shared.app.subscribe();
-    tokio::task::spawn_blocking(move || {
-        for event in events {
-            if events_tx.send(event).is_err() {
-                break;
-            }
-        }
-    });
+    shared.app.subscribe_with(move |event| events_tx.send(event.clone()).is_ok());
     let mut conn = Connection::new(peer.ip());
     loop {
         tokio::select! {
@@ -192,17 +193,37 @@ async fn connection(mut socket: WebSocket, shared: Arc<Server>, peer: SocketAddr
                     }
                     Err(e) => Reply::failure(0, houserule_core::ErrorCode::BadRequest, format!("not a request: {e}")),
                 };
-                if socket.send(Message::Text(serde_json::to_string(&reply).expect("replies serialise").into())).await.is_err() {
+                if send_with_events(&mut socket, &conn, reply, &mut events_rx).await.is_err() {
                     break;
                 }
             }
             Some(event) = events_rx.recv() => {
-                if let Some(reply) = protocol::event_for(&conn, event) {
-                    if socket.send(Message::Text(serde_json::to_string(&reply).expect("events serialise").into())).await.is_err() {
-                        break;
-                    }
+                let Some(first) = protocol::event_for(&conn, event) else { continue };
+                if send_with_events(&mut socket, &conn, first, &mut events_rx).await.is_err() {
+                    break;
                 }
             }
         }
     }
+}
+
+/// Sends `first` and every event already waiting, in one write.
+async fn send_with_events(
+    socket: &mut WebSocket,
+    conn: &Connection,
+    first: Reply,
+    events: &mut tokio::sync::mpsc::UnboundedReceiver<AppEvent>,
+) -> Result<(), axum::Error> {
+    use futures_util::SinkExt;
+    socket.feed(text(&first)).await?;
+    while let Ok(event) = events.try_recv() {
+        if let Some(reply) = protocol::event_for(conn, event) {
+            socket.feed(text(&reply)).await?;
+        }
+    }
+    socket.flush().await
+}
+
+fn text(reply: &Reply) -> Message {
+    Message::Text(serde_json::to_string(reply).expect("replies serialise").into())
 }
