@@ -34,6 +34,9 @@ pub enum AppEvent {
     Session { event: SessionEvent },
 }
 
+/// How many connections for reading history are kept open between calls.
+const HISTORY_READERS: usize = 4;
+
 /// The most log entries one call returns.
 pub const MAX_LOG_ENTRIES: usize = 2000;
 
@@ -60,9 +63,9 @@ pub struct App {
     session: Arc<Mutex<Option<(Session, PathBuf)>>>,
     subscribers: Arc<Mutex<Vec<Subscriber>>>,
     recent: Arc<Mutex<Option<PathBuf>>>,
-    /// A second connection to the file in play: history is read through it, so reading the
-    /// log never holds the session (an action does not wait behind a page of the log).
-    history: Arc<Mutex<Option<(PathBuf, Store)>>>,
+    /// Other connections to the file in play, kept for reading history: a page of the log
+    /// never holds the session (an action does not wait behind it), nor another reader.
+    history: Arc<Mutex<Vec<(PathBuf, Store)>>>,
 }
 
 /// Someone following the app: told each event, returns whether it still listens.
@@ -126,7 +129,7 @@ impl App {
             App::publish(&subscribers, AppEvent::Session { event: event.clone() });
             true
         });
-        *self.history.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        self.history.lock().unwrap_or_else(|p| p.into_inner()).clear();
         *self.session.lock().unwrap_or_else(|p| p.into_inner()) = Some((session, path.to_path_buf()));
         self.remember(path);
         App::publish(&self.subscribers, AppEvent::Opened { campaign: info.clone() });
@@ -209,14 +212,22 @@ impl App {
         let Some(path) = path else {
             return self.with(|s| s.campaign().log_page(role, from, before, limit).map_err(|e| e.report()));
         };
-        let mut history = self.history.lock().unwrap_or_else(|p| p.into_inner());
-        if history.as_ref().is_none_or(|(p, _)| *p != path) {
+        let kept = {
+            let mut pool = self.history.lock().unwrap_or_else(|p| p.into_inner());
+            pool.retain(|(p, _)| *p == path);
+            pool.pop()
+        };
+        let store = match kept {
+            Some((_, store)) => store,
             // The session checked this file when it opened it.
-            let store = Store::open_unchecked(&path).map_err(|e| CampaignError::from(e).report())?;
-            *history = Some((path, store));
+            None => Store::open_unchecked(&path).map_err(|e| CampaignError::from(e).report())?,
+        };
+        let page = crate::campaign::log_page(&store, voided, role, from, before, limit).map_err(|e| e.report());
+        let mut pool = self.history.lock().unwrap_or_else(|p| p.into_inner());
+        if pool.len() < HISTORY_READERS {
+            pool.push((path, store));
         }
-        let (_, store) = history.as_ref().expect("just opened");
-        crate::campaign::log_page(store, voided, role, from, before, limit).map_err(|e| e.report())
+        page
     }
 
     /// The view, the action forms and the log since `from` (or its newest `limit` events), all
