@@ -4,6 +4,7 @@
 mod architecture;
 mod campaign;
 mod house;
+mod odds;
 mod plugins;
 mod rolls;
 mod schemas;

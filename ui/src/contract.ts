@@ -308,6 +308,8 @@ export type Roll = {
   total: number;
   /** Total successes, when any term counts successes. */
   successes?: number | null;
+  /** The dialect the expression was read in (left out for Houserule's own). */
+  dialect?: Dialect;
 };
 
 /** Where the faces of a roll came from. */
@@ -321,7 +323,7 @@ export type RollSource = {
 /** 32 random bytes as 64 hex digits */
 export type Entropy = string;
 
-/** One term of a rolled expression: a group of dice or a constant. */
+/** One term of a rolled expression: a group of dice or a constant. With `*`, `/` and brackets the terms still list every die, and `value` is what the term brings to its own bracket (the roll's `total` is the whole expression worked out). */
 export type TermRoll = {
   /** The term as written, with its sign: `+4d6kh3`, `-2`. */
   term: string;
@@ -343,12 +345,27 @@ export type Die = {
   bonus?: boolean;
   /** Set when the term counts successes. */
   success?: boolean | null;
+  /** What the die counts for when that is not its face: raised by `min`, lowered by `max`, one less on a penetrating extra die, the whole chain on a compounding die. */
+  value?: number | null;
+  /** This face was rerolled (it counts for nothing; the next die replaces it). */
+  rerolled?: boolean;
+  /** This face was added into the compounding die before it (it counts through that die). */
+  compounded?: boolean;
+  /** This die met the term's failure condition. */
+  failure?: boolean;
+  /** This face is in the term's critical range (`crit`, Roll20's `cs`). */
+  critical?: boolean;
+  /** This face is in the term's fumble range (`fumble`, Roll20's `cf`). */
+  fumble?: boolean;
   /** Marks a ruleset put on the die, such as "critical" or "complication". */
   marks?: string[];
 };
 
 /** The kind of die: d6, d20, dF (Fudge) or d% (percentile) */
 export type Sides = string;
+
+/** How the forms the two big VTTs disagree on are read. */
+export type Dialect = "houserule" | "roll20";
 
 /** One change to the table. */
 export type Change = {

@@ -324,7 +324,7 @@ impl Walk {
         for (seq, roll) in std::mem::take(&mut self.span) {
             // The seed, the counter and the entropy the actor supplied give the faces.
             let RollSource::Generated { counter, entropy } = roll.source else { continue };
-            let expected = dice::parse(&roll.expr).ok().and_then(|e| {
+            let expected = roll.parsed().ok().and_then(|e| {
                 dice::roll(&e, &mut SeededStream::for_roll(seed, counter, entropy.as_ref()), roll.source).ok()
             });
             let same = expected.as_ref().is_some_and(|e| e.dice().map(|d| d.face).eq(roll.dice().map(|d| d.face)));

@@ -143,6 +143,20 @@ enum Command {
         /// Roll the expression this many times (at most 100000).
         #[arg(long, default_value_t = 1)]
         times: u32,
+        /// Read the expression as this dialect does: houserule (default) or roll20.
+        #[arg(long)]
+        dialect: Option<String>,
+    },
+    /// The exact odds of a dice expression (or a simulation, said so), and the chance to meet a target.
+    Odds {
+        #[arg(allow_hyphen_values = true)]
+        expr: String,
+        /// Also print the chance of a total of at least N.
+        #[arg(long, value_name = "N", allow_hyphen_values = true)]
+        target: Option<i64>,
+        /// Read the expression as this dialect does: houserule (default) or roll20.
+        #[arg(long)]
+        dialect: Option<String>,
     },
     /// Check a plugin folder: manifest, scripts and scenario files. Errors print as file:line:col: message.
     Check { dir: PathBuf },
@@ -304,7 +318,10 @@ fn main() -> ExitCode {
         Command::Reveal { file } => commands::sharing::reveal(json, &file),
         Command::Post { file, event, format } => commands::sharing::post(json, &file, event, &format),
         Command::Info { file } => commands::sharing::info(json, &file),
-        Command::Roll { expr, seed, dice, times } => commands::dice::roll(json, &expr, seed, dice.as_deref(), times),
+        Command::Roll { expr, seed, dice, times, dialect } => {
+            commands::dice::roll(json, &expr, seed, dice.as_deref(), times, dialect.as_deref())
+        }
+        Command::Odds { expr, target, dialect } => commands::odds::odds(json, &expr, target, dialect.as_deref()),
         Command::Check { dir } => commands::plugin::check(json, &dir),
         Command::Test { dir, only } => commands::plugin::test(json, &dir, only.as_deref()),
         Command::Simulate { dir, action, setup, role, params, times, seed } => {

@@ -158,6 +158,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::schema::RootSchema)> {
         ("log.schema.json", schema_for!(Vec<LogEntry>)),
         ("verify.schema.json", schema_for!(VerifyReport)),
         ("roll.schema.json", schema_for!(Rolled)),
+        ("odds.schema.json", schema_for!(crate::commands::odds::OddsReport)),
         ("check.schema.json", schema_for!(Checked)),
         ("test.schema.json", schema_for!(Tested)),
         ("demo.schema.json", schema_for!(Demo)),

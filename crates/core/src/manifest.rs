@@ -6,6 +6,7 @@
 //! them) and where the engine calls in (hooks). [`Manifest::parse`] refuses a manifest that
 //! does not fit, with the file, line and the dotted field path that is wrong.
 
+use crate::dice::dialect::{self, Dialect};
 use crate::params::{ParamSpec, ParamType};
 use crate::pool::{Pool, DEFAULT_KIND};
 use crate::visibility::Visibility;
@@ -122,6 +123,23 @@ impl SettingSpec {
                     .ok_or_else(|| format!("'{s}' is not one of {}", self.options.join(", ")))
             }
         }
+    }
+}
+
+/// The dice dialect setting every ruleset carries (`docs/dice.md`, "Dialects").
+pub fn dialect_setting() -> SettingSpec {
+    SettingSpec {
+        ty: SettingType::Choice,
+        default: Value::String(Dialect::Houserule.name().into()),
+        label: Some("Dice dialect".into()),
+        help: Some(
+            "How dice forms that Roll20 and Foundry read differently are read: houserule (as Foundry: cs counts \
+             successes, r rerolls once) or roll20 (cs marks criticals, r rerolls again, 10d10>=8 counts successes)."
+                .into(),
+        ),
+        min: None,
+        max: None,
+        options: Dialect::ALL.iter().map(|d| d.name().to_string()).collect(),
     }
 }
 
@@ -357,7 +375,7 @@ impl Manifest {
     /// Parses and validates a manifest. `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Manifest, ManifestError> {
         let de = toml::Deserializer::new(text);
-        let manifest: Manifest = serde_path_to_error::deserialize(de).map_err(|e| {
+        let mut manifest: Manifest = serde_path_to_error::deserialize(de).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
             let (line, column) = match inner.span() {
@@ -387,6 +405,8 @@ impl Manifest {
             });
             ManifestError { file: file.to_string(), line: line.map(|l| l + 1), column: None, field, message }
         })?;
+        // Every campaign can pick how dice expressions are read (docs/dice.md, "Dialects").
+        manifest.settings.entry(dialect::SETTING.to_string()).or_insert_with(dialect_setting);
         Ok(manifest)
     }
 
@@ -440,6 +460,19 @@ impl Manifest {
         }
         if self.version.trim().is_empty() {
             return bad("version", "must not be empty".into());
+        }
+        if let Some(spec) = self.settings.get(dialect::SETTING) {
+            let known = spec.ty == SettingType::Choice
+                && spec.options.iter().all(|o| Dialect::from_name(o).is_some())
+                && spec.default.as_str().and_then(Dialect::from_name).is_some();
+            if !known {
+                return bad(
+                    &format!("settings.{}", dialect::SETTING),
+                    "the dice dialect is a choice among houserule and roll20 (every ruleset has it; declare it only to \
+                     change its default)"
+                        .into(),
+                );
+            }
         }
         if self.api != API_VERSION {
             return bad(
@@ -631,6 +664,26 @@ params.traits = { type = "list", of = "trait", entity = "character" }
         assert_eq!(m.actions["check"].params.keys().collect::<Vec<_>>(), vec!["character", "traits"]);
         let pool = m.pools["momentum"].build(&m.settings_with(&IndexMap::new()));
         assert_eq!(pool.cap, Some(7), "the cap comes from the setting");
+    }
+
+    #[test]
+    fn every_ruleset_carries_the_dice_dialect_setting() {
+        let m = Manifest::parse("plugin.toml", GOOD).unwrap();
+        let spec = &m.settings[dialect::SETTING];
+        assert_eq!(spec.default, Value::String("houserule".into()), "Houserule's own dialect is the default");
+        assert_eq!(spec.check(&Value::String("ROLL20".into())).unwrap(), Value::String("roll20".into()));
+        assert!(spec.check(&Value::String("foundry".into())).is_err(), "an unknown dialect is refused");
+        let own = GOOD.to_string()
+            + "\n[settings.dice_dialect]\ntype = \"choice\"\ndefault = \"roll20\"\n"
+            + "options = [\"houserule\", \"roll20\"]\n";
+        let m = Manifest::parse("plugin.toml", &own).unwrap();
+        assert_eq!(
+            m.settings[dialect::SETTING].default,
+            Value::String("roll20".into()),
+            "a ruleset may change the default"
+        );
+        let bad = own.replace("\"roll20\"]", "\"foundry\"]");
+        assert_eq!(Manifest::parse("plugin.toml", &bad).unwrap_err().field, "settings.dice_dialect");
     }
 
     #[test]

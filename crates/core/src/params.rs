@@ -309,7 +309,8 @@ fn validate_value(
         }
         ParamType::Dice => {
             let s = as_text(value).ok_or_else(|| err(path, format!("expected a dice expression, got {value}")))?;
-            dice::parse(&s).map_err(|e| err(path, format!("'{s}': {e}")))?;
+            dice::parse_in(&s, dice::Dialect::of_settings(&table.settings))
+                .map_err(|e| err(path, format!("'{s}': {e}")))?;
             Ok(Value::String(s.trim().to_string()))
         }
         ParamType::Entity => {

@@ -628,7 +628,8 @@ impl Tx {
 
     /// Rolls `expr` from the dice supply (nothing recorded yet).
     fn draw(&mut self, expr: &str) -> Result<Roll, TxError> {
-        let parsed = dice::parse(expr)
+        let dialect = dice::Dialect::of_settings(&self.table.settings);
+        let parsed = dice::parse_in(expr, dialect)
             .map_err(|e| DiceError { column: e.column, message: format!("'{expr}': {}", e.message) })?;
         let roll = match &mut self.dice {
             DiceSupply::Forced(f) => dice::roll(&parsed, f as &mut dyn DiceSource, RollSource::Forced)?,

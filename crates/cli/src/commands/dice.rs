@@ -10,11 +10,19 @@ use std::collections::BTreeMap;
 
 pub const MAX_TIMES: u32 = 100_000;
 
-pub fn roll(json: bool, expr: &str, seed: Option<u64>, faces: Option<&str>, times: u32) -> Outcome {
+pub fn roll(
+    json: bool,
+    expr: &str,
+    seed: Option<u64>,
+    faces: Option<&str>,
+    times: u32,
+    dialect: Option<&str>,
+) -> Outcome {
     if times == 0 || times > MAX_TIMES {
         return Err(Failure::new(ErrorCode::BadParam, format!("--times must be 1 to {MAX_TIMES}")));
     }
-    let parsed = dice::parse(expr).map_err(|e| Failure::new(ErrorCode::Dice, format!("'{expr}': {e}")))?;
+    let dialect = super::odds::dialect(dialect)?;
+    let parsed = dice::parse_in(expr, dialect).map_err(|e| Failure::new(ErrorCode::Dice, format!("'{expr}': {e}")))?;
     let mut rolls = Vec::new();
     match faces {
         Some(list) => {

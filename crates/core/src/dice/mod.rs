@@ -4,16 +4,22 @@
 //! whether it exploded or was added by an explosion, whether it counted as a success, and any
 //! marks a ruleset put on it (critical, complication …). Faces come from a [`DiceSource`]: either
 //! the campaign's committed seed (see [`source::SeededStream`]) or faces given in advance
-//! ([`source::Forced`]) for tests and for players who roll physical dice.
+//! ([`source::Forced`]) for tests and for players who roll physical dice. [`odds`] gives an
+//! expression's exact distribution where convolution can, and a simulation otherwise;
+//! [`dialect`] says how forms that Roll20 and Foundry VTT read differently are read.
 
+pub mod dialect;
+pub mod odds;
 pub mod parse;
 pub mod roll;
 pub mod source;
+pub mod term;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-pub use parse::{parse, Cmp, Expr};
+pub use dialect::Dialect;
+pub use parse::{parse, parse_in, Cmp, Expr};
 pub use roll::roll;
 pub use source::{seed_commitment, seed_from_number, DiceSource, Entropy, Forced, SeededStream};
 
@@ -125,9 +131,49 @@ pub struct Die {
     /// Set when the term counts successes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub success: Option<bool>,
+    /// What the die counts for when that is not its face: raised by `min`, lowered by `max`,
+    /// one less on a penetrating extra die, the whole chain on a compounding die.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<i64>,
+    /// This face was rerolled (it counts for nothing; the next die replaces it).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rerolled: bool,
+    /// This face was added into the compounding die before it (it counts through that die).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub compounded: bool,
+    /// This die met the term's failure condition.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub failure: bool,
+    /// This face is in the term's critical range (`crit`, Roll20's `cs`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub critical: bool,
+    /// This face is in the term's fumble range (`fumble`, Roll20's `cf`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fumble: bool,
     /// Marks a ruleset put on the die, such as "critical" or "complication".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<String>,
+}
+
+impl Die {
+    /// A die as it first comes up: kept, nothing else happened to it yet.
+    pub fn new(sides: Sides, face: i64) -> Die {
+        Die {
+            sides,
+            face,
+            kept: true,
+            exploded: false,
+            bonus: false,
+            success: None,
+            value: None,
+            rerolled: false,
+            compounded: false,
+            failure: false,
+            critical: false,
+            fumble: false,
+            marks: Vec::new(),
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -140,7 +186,9 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
-/// One term of a rolled expression: a group of dice or a constant.
+/// One term of a rolled expression: a group of dice or a constant. With `*`, `/` and brackets
+/// the terms still list every die, and `value` is what the term brings to its own bracket (the
+/// roll's `total` is the whole expression worked out).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TermRoll {
     /// The term as written, with its sign: `+4d6kh3`, `-2`.
@@ -181,6 +229,9 @@ pub struct Roll {
     /// Total successes, when any term counts successes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub successes: Option<i64>,
+    /// The dialect the expression was read in (left out for Houserule's own).
+    #[serde(default, skip_serializing_if = "Dialect::is_default")]
+    pub dialect: Dialect,
 }
 
 impl Roll {
@@ -203,7 +254,13 @@ impl Roll {
         }
     }
 
-    /// A compact one-line rendering: `4d6kh3 [5, 4, 3, (1)] = 12`.
+    /// The expression as this roll read it, to roll it again (verification, replay).
+    pub fn parsed(&self) -> Result<Expr, DiceError> {
+        parse_in(&self.expr, self.dialect)
+    }
+
+    /// A compact one-line rendering: `4d6kh3 [5, 4, 3, (1)] = 12`. A rerolled face shows as
+    /// `~1`, a compounded one as `+6`, a counted value other than the face as `1→2`.
     pub fn summary(&self) -> String {
         let faces: Vec<String> = self
             .dice()
@@ -216,8 +273,16 @@ impl Roll {
                     },
                     _ => d.face.to_string(),
                 };
+                let f = match d.value {
+                    Some(v) if !d.compounded && v != d.face => format!("{f}→{v}"),
+                    _ => f,
+                };
                 let f = if d.exploded { format!("{f}!") } else { f };
-                if d.kept {
+                if d.rerolled {
+                    format!("~{f}")
+                } else if d.compounded {
+                    format!("+{f}")
+                } else if d.kept {
                     f
                 } else {
                     format!("({f})")

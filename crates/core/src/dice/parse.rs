@@ -1,15 +1,18 @@
-//! The dice-expression parser.
+//! The dice-expression parser: arithmetic, brackets and roll groups around dice terms.
 //!
-//! Accepts the notation players already type: `4d6`, `d20`, `4dF`, `d%`, `1d8!` (explode on the
-//! maximum), `1d10!>=9`, `4d6kh3`, `2d20kl1`, `4d6dl1`, `6d6cs>=4`, and sums or differences of
-//! such terms and plain numbers (`2d6+1d4-1`). Every error names the 1-based column where the
+//! Accepts the notation players already type: dice terms (see [`super::term`] for their
+//! modifiers), whole numbers, `+ - * /` with the usual precedence (`/` rounds down), brackets,
+//! and roll groups `{2d20}kh1`, `{4d6+3, 5d6}kh1`. Every error names the 1-based column where the
 //! problem starts. Limits are enforced here, so an expression that parses can always be rolled
-//! without unbounded work.
+//! with bounded work: at most [`MAX_DICE`] dice, [`MAX_EXPR_LEN`] characters, brackets nested
+//! [`MAX_DEPTH`] deep, [`MAX_GROUP`] rolls in a group, and no division by a value that can be 0.
 
+use super::dialect::Dialect;
+use super::term::{self, Counting, DiceTerm, Keep};
 use super::{DiceError, Sides};
 use serde::{Deserialize, Serialize};
 
-/// Most dice one expression may roll before explosions.
+/// Most dice one expression may roll before explosions and rerolls.
 pub const MAX_DICE: u32 = 1000;
 /// Largest die: d1000.
 pub const MAX_SIDES: u32 = 1000;
@@ -17,8 +20,12 @@ pub const MAX_SIDES: u32 = 1000;
 pub const MAX_CONSTANT: i64 = 1_000_000;
 /// Longest expression accepted, in characters.
 pub const MAX_EXPR_LEN: usize = 200;
+/// Deepest nesting of brackets and groups.
+pub const MAX_DEPTH: usize = 16;
+/// Most rolls in one group.
+pub const MAX_GROUP: usize = 50;
 
-/// A comparison used by explosion and success-counting modifiers.
+/// A comparison used by modifiers: explode, reroll, count successes …
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Cmp {
     Ge(i64),
@@ -71,115 +78,164 @@ impl std::fmt::Display for Cmp {
     }
 }
 
-/// Keep or drop the highest or lowest dice of a term.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Keep {
-    Highest(u32),
-    Lowest(u32),
-    DropHighest(u32),
-    DropLowest(u32),
+/// An arithmetic operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Sub,
+    Mul,
+    /// Division, rounding down.
+    Div,
 }
 
-/// One dice term such as `4d6kh3` or `6d6cs>=4`.
+/// A roll group: `{…}` with what is kept or counted of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DiceTerm {
-    pub count: u32,
-    pub sides: Sides,
-    pub explode: Option<Cmp>,
+pub struct Group {
+    pub items: Vec<Node>,
     pub keep: Option<Keep>,
-    pub successes: Option<Cmp>,
+    pub counting: Counting,
+    /// The group as written, for the roll's terms.
+    pub text: String,
 }
 
-/// A signed term of an expression.
+/// A node of a parsed expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Term {
-    Dice { negative: bool, dice: DiceTerm },
-    Constant(i64),
+pub enum Node {
+    Number(i64),
+    Dice(DiceTerm),
+    Group(Group),
+    Neg(Box<Node>),
+    /// `column` is where the operator stands (division by zero is reported there).
+    Op {
+        op: Op,
+        left: Box<Node>,
+        right: Box<Node>,
+        column: usize,
+    },
+}
+
+impl Node {
+    /// How many dice the node rolls before explosions.
+    pub fn dice_count(&self) -> u32 {
+        match self {
+            Node::Number(_) => 0,
+            Node::Dice(d) => d.count,
+            Node::Group(g) => g.items.iter().map(Node::dice_count).fold(0, u32::saturating_add),
+            Node::Neg(n) => n.dice_count(),
+            Node::Op { left, right, .. } => left.dice_count().saturating_add(right.dice_count()),
+        }
+    }
+
+    /// Bounds on the node's value (wide where explosions make it open-ended).
+    pub fn bounds(&self) -> (i64, i64) {
+        match self {
+            Node::Number(n) => (*n, *n),
+            Node::Dice(d) => d.bounds(),
+            Node::Group(g) => {
+                if g.counting.is_set() {
+                    return (-(g.items.len() as i64), g.items.len() as i64);
+                }
+                g.items
+                    .iter()
+                    .map(Node::bounds)
+                    .fold((0, 0), |(a, b), (lo, hi)| (a.saturating_add(lo.min(0)), b.saturating_add(hi.max(0))))
+            }
+            Node::Neg(n) => {
+                let (lo, hi) = n.bounds();
+                (hi.saturating_neg(), lo.saturating_neg())
+            }
+            Node::Op { op, left, right, .. } => {
+                let (a, b) = left.bounds();
+                let (c, d) = right.bounds();
+                match op {
+                    Op::Add => (a.saturating_add(c), b.saturating_add(d)),
+                    Op::Sub => (a.saturating_sub(d), b.saturating_sub(c)),
+                    Op::Mul | Op::Div => {
+                        let corners =
+                            [a.saturating_mul(c), a.saturating_mul(d), b.saturating_mul(c), b.saturating_mul(d)];
+                        let m = corners.iter().map(|x| x.unsigned_abs()).max().unwrap_or(0).min(i64::MAX as u64) as i64;
+                        (-m, m)
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// A parsed dice expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expr {
     pub source: String,
-    pub terms: Vec<Term>,
+    pub dialect: Dialect,
+    pub root: Node,
 }
 
 impl Expr {
     /// How many dice the expression rolls before explosions.
     pub fn dice_count(&self) -> u32 {
-        self.terms
-            .iter()
-            .map(|t| match t {
-                Term::Dice { dice, .. } => dice.count,
-                Term::Constant(_) => 0,
-            })
-            .sum()
+        self.root.dice_count()
     }
 }
 
-/// Parses a dice expression, or says which column is wrong and why.
+/// Parses a dice expression in Houserule's own dialect, or says which column is wrong and why.
 pub fn parse(source: &str) -> Result<Expr, DiceError> {
+    parse_in(source, Dialect::Houserule)
+}
+
+/// Parses a dice expression in the given dialect.
+pub fn parse_in(source: &str, dialect: Dialect) -> Result<Expr, DiceError> {
     if source.chars().count() > MAX_EXPR_LEN {
         return Err(DiceError::at(MAX_EXPR_LEN + 1, format!("expression is longer than {MAX_EXPR_LEN} characters")));
     }
-    let mut p = Parser { chars: source.chars().collect(), pos: 0 };
-    let mut terms = Vec::new();
+    let mut p = Cursor { chars: source.chars().collect(), pos: 0, dialect, depth: 0 };
     p.skip_ws();
     if p.at_end() {
         return Err(DiceError::at(1, "empty dice expression"));
     }
-    let mut negative = false;
-    if let Some(c @ ('+' | '-')) = p.peek() {
-        negative = c == '-';
-        p.pos += 1;
-        p.skip_ws();
+    let root = p.sum()?;
+    p.skip_ws();
+    if let Some(c) = p.peek() {
+        let what = if c == ')' { "there is no '(' to close".to_string() } else { format!("unexpected '{c}'") };
+        return Err(DiceError::at(p.col(), format!("{what}: expected an operator or the end of the expression")));
     }
-    loop {
-        terms.push(p.term(negative)?);
-        p.skip_ws();
-        match p.peek() {
-            None => break,
-            Some('+') => negative = false,
-            Some('-') => negative = true,
-            Some(c) => {
-                return Err(DiceError::at(
-                    p.col(),
-                    format!("unexpected '{c}': expected '+', '-' or the end of the expression"),
-                ))
-            }
-        }
-        let op_col = p.col();
-        p.pos += 1;
-        p.skip_ws();
-        if p.at_end() {
-            return Err(DiceError::at(op_col, "expected a term after the operator"));
-        }
-    }
-    let expr = Expr { source: source.trim().to_string(), terms };
-    let total = expr.dice_count();
+    let total = root.dice_count();
     if total > MAX_DICE {
         return Err(DiceError::at(1, format!("{total} dice is more than the limit of {MAX_DICE}")));
     }
-    Ok(expr)
+    Ok(Expr { source: source.trim().to_string(), dialect, root })
 }
 
-struct Parser {
+/// Reads characters with their columns.
+pub(super) struct Cursor {
     chars: Vec<char>,
     pos: usize,
+    pub(super) dialect: Dialect,
+    depth: usize,
 }
 
-impl Parser {
-    fn peek(&self) -> Option<char> {
+impl Cursor {
+    pub(super) fn peek(&self) -> Option<char> {
         self.chars.get(self.pos).copied()
     }
-    fn peek_at(&self, offset: usize) -> Option<char> {
+    pub(super) fn peek_at(&self, offset: usize) -> Option<char> {
         self.chars.get(self.pos + offset).copied()
+    }
+    /// Whether the text at the cursor starts with `word` (ignoring case).
+    pub(super) fn looking_at(&self, word: &str) -> bool {
+        word.chars().enumerate().all(|(i, w)| self.peek_at(i).is_some_and(|c| c.eq_ignore_ascii_case(&w)))
+    }
+    pub(super) fn advance(&mut self, n: usize) {
+        self.pos += n;
     }
     fn at_end(&self) -> bool {
         self.pos >= self.chars.len()
     }
-    fn col(&self) -> usize {
+    pub(super) fn col(&self) -> usize {
         self.pos + 1
+    }
+    /// The text from column `from` (1-based) to the cursor.
+    pub(super) fn text_since(&self, from: usize) -> String {
+        self.chars[from - 1..self.pos].iter().collect()
     }
     fn skip_ws(&mut self) {
         while matches!(self.peek(), Some(c) if c.is_whitespace()) {
@@ -187,7 +243,8 @@ impl Parser {
         }
     }
 
-    fn number(&mut self) -> Option<(u64, usize)> {
+    /// A run of digits: its value (saturating) and its column.
+    pub(super) fn number(&mut self) -> Option<(u64, usize)> {
         let start = self.pos;
         let mut value: u64 = 0;
         while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
@@ -197,8 +254,158 @@ impl Parser {
         (self.pos > start).then_some((value, start + 1))
     }
 
-    fn term(&mut self, negative: bool) -> Result<Term, DiceError> {
-        let start_col = self.col();
+    /// A comparison such as `>=4`, `<2`, `=6` or a bare `6`; `None` when none is there.
+    pub(super) fn cmp(&mut self, what: &str) -> Result<Option<Cmp>, DiceError> {
+        let ctor: fn(i64) -> Cmp = match (self.peek(), self.peek_at(1)) {
+            (Some('>'), Some('=')) => {
+                self.pos += 2;
+                Cmp::Ge
+            }
+            (Some('<'), Some('=')) => {
+                self.pos += 2;
+                Cmp::Le
+            }
+            (Some('>'), _) => {
+                self.pos += 1;
+                Cmp::Gt
+            }
+            (Some('<'), _) => {
+                self.pos += 1;
+                Cmp::Lt
+            }
+            (Some('='), _) => {
+                self.pos += 1;
+                Cmp::Eq
+            }
+            (Some(c), _) if c.is_ascii_digit() => Cmp::Eq,
+            _ => return Ok(None),
+        };
+        let negative = self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit());
+        if negative {
+            self.pos += 1;
+        }
+        match self.number() {
+            Some((n, _)) if n <= MAX_CONSTANT as u64 => Ok(Some(ctor(if negative { -(n as i64) } else { n as i64 }))),
+            Some((n, ncol)) => Err(DiceError::at(ncol, format!("{n} is too large in {what}"))),
+            None => Err(DiceError::at(self.col(), format!("expected a number in {what}"))),
+        }
+    }
+
+    fn sum(&mut self) -> Result<Node, DiceError> {
+        self.binary(&[('+', Op::Add), ('-', Op::Sub)], Self::product)
+    }
+
+    fn product(&mut self) -> Result<Node, DiceError> {
+        self.binary(&[('*', Op::Mul), ('/', Op::Div)], Self::unary)
+    }
+
+    /// One level of left-associative operators over operands read by `operand`; a divisor
+    /// that can come out as 0 is refused where it is written.
+    fn binary(
+        &mut self,
+        ops: &[(char, Op)],
+        operand: fn(&mut Self) -> Result<Node, DiceError>,
+    ) -> Result<Node, DiceError> {
+        let mut left = operand(self)?;
+        loop {
+            self.skip_ws();
+            let Some(op) = self.peek().and_then(|c| ops.iter().find(|(ch, _)| *ch == c).map(|(_, op)| *op)) else {
+                return Ok(left);
+            };
+            let column = self.col();
+            self.pos += 1;
+            self.skip_ws();
+            if self.at_end() {
+                return Err(DiceError::at(column, "expected a term after the operator"));
+            }
+            let right = operand(self)?;
+            if op == Op::Div {
+                let (lo, hi) = right.bounds();
+                if lo <= 0 && hi >= 0 {
+                    return Err(DiceError::at(column, "the divisor can come out as 0"));
+                }
+            }
+            left = Node::Op { op, left: Box::new(left), right: Box::new(right), column };
+        }
+    }
+
+    fn unary(&mut self) -> Result<Node, DiceError> {
+        match self.peek() {
+            Some('-') => {
+                self.pos += 1;
+                self.skip_ws();
+                Ok(Node::Neg(Box::new(self.atom()?)))
+            }
+            Some('+') => {
+                self.pos += 1;
+                self.skip_ws();
+                self.atom()
+            }
+            _ => self.atom(),
+        }
+    }
+
+    fn nested<T>(&mut self, inner: impl FnOnce(&mut Self) -> Result<T, DiceError>) -> Result<T, DiceError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(DiceError::at(self.col(), format!("brackets and groups nest deeper than {MAX_DEPTH}")));
+        }
+        self.depth += 1;
+        let out = inner(self);
+        self.depth -= 1;
+        out
+    }
+
+    fn atom(&mut self) -> Result<Node, DiceError> {
+        let start = self.col();
+        match self.peek() {
+            Some('(') => {
+                self.pos += 1;
+                self.skip_ws();
+                let inner = self.nested(Self::sum)?;
+                self.skip_ws();
+                if self.peek() != Some(')') {
+                    return Err(DiceError::at(self.col(), format!("expected ')' to close the '(' at column {start}")));
+                }
+                self.pos += 1;
+                Ok(inner)
+            }
+            Some('{') => self.group(start),
+            _ => self.term(start),
+        }
+    }
+
+    fn group(&mut self, start: usize) -> Result<Node, DiceError> {
+        self.pos += 1;
+        let mut items = Vec::new();
+        loop {
+            self.skip_ws();
+            if items.len() >= MAX_GROUP {
+                return Err(DiceError::at(self.col(), format!("a group holds at most {MAX_GROUP} rolls")));
+            }
+            items.push(self.nested(Self::sum)?);
+            self.skip_ws();
+            match self.peek() {
+                Some(',') => self.pos += 1,
+                Some('}') => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => {
+                    return Err(DiceError::at(
+                        self.col(),
+                        format!("expected ',' or '}}' to close the '{{' at column {start}"),
+                    ))
+                }
+            }
+        }
+        let (keep, counting) = term::group_modifiers(self, &items)?;
+        if (keep.is_some() || counting.is_set()) && items.len() == 1 {
+            term::check_pooled(&items[0], start)?;
+        }
+        Ok(Node::Group(Group { items, keep, counting, text: self.text_since(start) }))
+    }
+
+    fn term(&mut self, start: usize) -> Result<Node, DiceError> {
         let count = self.number();
         if matches!(self.peek(), Some('d' | 'D')) {
             let count = match count {
@@ -211,20 +418,19 @@ impl Parser {
             };
             self.pos += 1;
             let sides = self.sides()?;
-            let dice = self.modifiers(count, sides)?;
-            return Ok(Term::Dice { negative, dice });
+            return Ok(Node::Dice(term::modifiers(self, count, sides)?));
         }
         match count {
             Some((n, col)) => {
-                if n as i64 > MAX_CONSTANT || n > i64::MAX as u64 {
+                if n > MAX_CONSTANT as u64 {
                     return Err(DiceError::at(col, format!("constant {n} is larger than {MAX_CONSTANT}")));
                 }
-                Ok(Term::Constant(if negative { -(n as i64) } else { n as i64 }))
+                Ok(Node::Number(n as i64))
             }
             None => Err(DiceError::at(
-                start_col,
+                start,
                 match self.peek() {
-                    Some(c) => format!("unexpected '{c}': expected a number or a dice term like 2d6"),
+                    Some(c) => format!("unexpected '{c}': expected a number, a dice term like 2d6, '(' or '{{'"),
                     None => "expected a number or a dice term like 2d6".to_string(),
                 },
             )),
@@ -251,116 +457,6 @@ impl Parser {
             },
         }
     }
-
-    fn cmp(&mut self, what: &str) -> Result<Option<(Cmp, usize)>, DiceError> {
-        let col = self.col();
-        let ctor: fn(i64) -> Cmp = match (self.peek(), self.peek_at(1)) {
-            (Some('>'), Some('=')) => {
-                self.pos += 2;
-                Cmp::Ge
-            }
-            (Some('<'), Some('=')) => {
-                self.pos += 2;
-                Cmp::Le
-            }
-            (Some('>'), _) => {
-                self.pos += 1;
-                Cmp::Gt
-            }
-            (Some('<'), _) => {
-                self.pos += 1;
-                Cmp::Lt
-            }
-            (Some('='), _) => {
-                self.pos += 1;
-                Cmp::Eq
-            }
-            (Some(c), _) if c.is_ascii_digit() => Cmp::Eq,
-            _ => return Ok(None),
-        };
-        match self.number() {
-            Some((n, _)) if n <= MAX_CONSTANT as u64 => Ok(Some((ctor(n as i64), col))),
-            Some((n, ncol)) => Err(DiceError::at(ncol, format!("{n} is too large in {what}"))),
-            None => Err(DiceError::at(self.col(), format!("expected a number in {what}"))),
-        }
-    }
-
-    fn modifiers(&mut self, count: u32, sides: Sides) -> Result<DiceTerm, DiceError> {
-        let mut term = DiceTerm { count, sides, explode: None, keep: None, successes: None };
-        loop {
-            let col = self.col();
-            match (self.peek(), self.peek_at(1)) {
-                (Some('!'), _) => {
-                    if term.explode.is_some() {
-                        return Err(DiceError::at(col, "the term already explodes"));
-                    }
-                    if sides == Sides::Fudge {
-                        return Err(DiceError::at(col, "Fudge dice cannot explode"));
-                    }
-                    self.pos += 1;
-                    let cmp = match self.cmp("the explode condition")? {
-                        Some((cmp, _)) => cmp,
-                        None => Cmp::Ge(sides.max()),
-                    };
-                    if (sides.min()..=sides.max()).all(|f| cmp.holds(f)) {
-                        return Err(DiceError::at(
-                            col,
-                            format!("every face of a {sides} explodes on {cmp}: the roll would never end"),
-                        ));
-                    }
-                    if !(sides.min()..=sides.max()).any(|f| cmp.holds(f)) {
-                        return Err(DiceError::at(col, format!("no face of a {sides} can explode on {cmp}")));
-                    }
-                    term.explode = Some(cmp);
-                }
-                (Some('k' | 'K' | 'd' | 'D'), next) => {
-                    let is_keep = matches!(self.peek(), Some('k' | 'K'));
-                    let which = match next {
-                        Some('h' | 'H') => Some(true),
-                        Some('l' | 'L') => Some(false),
-                        _ => None,
-                    };
-                    // A bare 'd' that is not 'dh'/'dl' is not a modifier (it would be a new term).
-                    if !is_keep && which.is_none() {
-                        return Err(DiceError::at(
-                            col,
-                            "unexpected 'd': use 'dh' or 'dl' to drop dice, or '+' between terms",
-                        ));
-                    }
-                    if term.keep.is_some() {
-                        return Err(DiceError::at(col, "only one keep or drop modifier is allowed per term"));
-                    }
-                    self.pos += 1 + usize::from(which.is_some());
-                    let highest = which.unwrap_or(true);
-                    let n = match self.number() {
-                        Some((n, _)) => n,
-                        None => 1,
-                    };
-                    let n = u32::try_from(n).unwrap_or(u32::MAX);
-                    if is_keep && n == 0 {
-                        return Err(DiceError::at(col, "keeping zero dice leaves nothing to roll"));
-                    }
-                    term.keep = Some(match (is_keep, highest) {
-                        (true, true) => Keep::Highest(n),
-                        (true, false) => Keep::Lowest(n),
-                        (false, true) => Keep::DropHighest(n),
-                        (false, false) => Keep::DropLowest(n),
-                    });
-                }
-                (Some('c' | 'C'), Some('s' | 'S')) => {
-                    if term.successes.is_some() {
-                        return Err(DiceError::at(col, "the term already counts successes"));
-                    }
-                    self.pos += 2;
-                    match self.cmp("the success condition")? {
-                        Some((cmp, _)) => term.successes = Some(cmp),
-                        None => return Err(DiceError::at(self.col(), "expected a condition such as >=4 after 'cs'")),
-                    }
-                }
-                _ => return Ok(term),
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -373,40 +469,14 @@ mod tests {
 
     #[test]
     fn parses_the_common_notations() {
-        let e = parse("4d6kh3").unwrap();
-        assert_eq!(
-            e.terms,
-            vec![Term::Dice {
-                negative: false,
-                dice: DiceTerm {
-                    count: 4,
-                    sides: Sides::Number(6),
-                    explode: None,
-                    keep: Some(Keep::Highest(3)),
-                    successes: None
-                }
-            }]
-        );
-        let e = parse("d20 + 5").unwrap();
-        assert_eq!(e.terms.len(), 2);
-        assert_eq!(e.terms[1], Term::Constant(5));
-        let e = parse("4dF").unwrap();
-        assert!(matches!(&e.terms[0], Term::Dice { dice, .. } if dice.sides == Sides::Fudge && dice.count == 4));
-        let e = parse("d%").unwrap();
-        assert!(matches!(&e.terms[0], Term::Dice { dice, .. } if dice.sides == Sides::Percentile));
-        let e = parse("1d8!").unwrap();
-        assert!(matches!(&e.terms[0], Term::Dice { dice, .. } if dice.explode == Some(Cmp::Ge(8))));
-        let e = parse("1d10!>=9").unwrap();
-        assert!(matches!(&e.terms[0], Term::Dice { dice, .. } if dice.explode == Some(Cmp::Ge(9))));
-        let e = parse("7d6cs>=4").unwrap();
-        assert!(matches!(&e.terms[0], Term::Dice { dice, .. } if dice.successes == Some(Cmp::Ge(4))));
-        let e = parse("3d20cs<=12").unwrap();
-        assert!(matches!(&e.terms[0], Term::Dice { dice, .. } if dice.successes == Some(Cmp::Le(12))));
-        let e = parse("4d6dl1").unwrap();
-        assert!(matches!(&e.terms[0], Term::Dice { dice, .. } if dice.keep == Some(Keep::DropLowest(1))));
-        let e = parse("-1d4+2d6-3").unwrap();
-        assert!(matches!(&e.terms[0], Term::Dice { negative: true, .. }));
-        assert_eq!(e.terms[2], Term::Constant(-3));
+        let Node::Dice(d) = parse("4d6kh3").unwrap().root else { panic!("4d6kh3 is one dice term") };
+        assert_eq!((d.count, d.sides, d.keep), (4, Sides::Number(6), Some(Keep::Highest(3))));
+        let Node::Op { op: Op::Add, right, .. } = parse("d20 + 5").unwrap().root else { panic!("a sum") };
+        assert_eq!(*right, Node::Number(5));
+        let Node::Op { op: Op::Mul, .. } = parse("(2d6+3)*2").unwrap().root else { panic!("a product") };
+        let Node::Group(g) = parse("{4d6+3, 5d6}kh1").unwrap().root else { panic!("a group") };
+        assert_eq!((g.items.len(), g.keep), (2, Some(Keep::Highest(1))));
+        assert_eq!(parse("600d6+400d6").unwrap().dice_count(), 1000);
     }
 
     #[test]
