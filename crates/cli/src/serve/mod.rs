@@ -225,5 +225,5 @@ async fn send_with_events(
 }
 
 fn text(reply: &Reply) -> Message {
-    Message::Text(serde_json::to_string(reply).expect("replies serialise").into())
+    Message::Text(reply.to_text().into())
 }

@@ -14,8 +14,8 @@ use houserule_app::calls::{Call, Caller, Host, Join};
 use houserule_app::front::AppEvent;
 use houserule_app::session::SessionEvent;
 use houserule_core::{ErrorCode, ErrorReport, Role};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Deserialize;
+use serde_json::{json, Value};
 use std::net::IpAddr;
 
 /// A message from the browser.
@@ -28,17 +28,34 @@ pub struct Message {
 }
 
 /// A message to the browser.
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
+#[derive(Debug)]
 pub enum Reply {
-    Result { id: u64, result: Value },
-    Error { id: u64, error: ErrorReport },
-    Event { event: AppEvent },
+    /// `{id, result}`, the result already JSON text.
+    Result {
+        id: u64,
+        result: String,
+    },
+    Error {
+        id: u64,
+        error: ErrorReport,
+    },
+    Event {
+        event: AppEvent,
+    },
 }
 
 impl Reply {
     pub fn failure(id: u64, code: ErrorCode, message: impl Into<String>) -> Reply {
         Reply::Error { id, error: ErrorReport::new(code, message) }
+    }
+
+    /// The message as sent.
+    pub fn to_text(&self) -> String {
+        match self {
+            Reply::Result { id, result } => format!("{{\"id\":{id},\"result\":{result}}}"),
+            Reply::Error { id, error } => json!({ "id": id, "error": error }).to_string(),
+            Reply::Event { event } => json!({ "event": event }).to_string(),
+        }
     }
 }
 
@@ -104,7 +121,7 @@ pub fn handle(server: &Server, mut conn: Connection, message: Message) -> (Reply
             .role
             .clone()
             .ok_or_else(|| ErrorReport::new(ErrorCode::Forbidden, "join first: open the join link the GM gave you"))?;
-        server.app.call(&Caller { role, host: Host::Server }, call, Some(&server.file))
+        server.app.call_text(&Caller { role, host: Host::Server }, call, Some(&server.file))
     });
     let reply = match result {
         Ok(result) => Reply::Result { id, result },
