@@ -83,6 +83,17 @@ pub struct Row {
 }
 
 impl Row {
+    /// A row of `SELECT seq, hash, header, items, commitments FROM events`.
+    fn read(r: &rusqlite::Row) -> rusqlite::Result<Row> {
+        Ok(Row {
+            seq: r.get::<_, i64>(0)? as u64,
+            hash: r.get(1)?,
+            header: r.get(2)?,
+            items: r.get(3)?,
+            commitments: r.get(4)?,
+        })
+    }
+
     pub fn parse_header(&self) -> Result<Header, StoreError> {
         serde_json::from_str(&self.header)
             .map_err(|e| StoreError::Corrupt(format!("event {}: the header does not parse: {e}", self.seq)))
@@ -438,13 +449,7 @@ impl Store {
             .prepare("SELECT seq, hash, header, items, commitments FROM events WHERE seq >= ?1 ORDER BY seq")?;
         let mut rows = s.query([from_seq as i64])?;
         while let Some(r) = rows.next()? {
-            f(Row {
-                seq: r.get::<_, i64>(0)? as u64,
-                hash: r.get(1)?,
-                header: r.get(2)?,
-                items: r.get(3)?,
-                commitments: r.get(4)?,
-            })?;
+            f(Row::read(r)?)?;
         }
         Ok(())
     }
@@ -492,15 +497,7 @@ impl Store {
                 before.min(i64::MAX as u64) as i64,
                 limit.min(i64::MAX as usize) as i64
             ],
-            |r| {
-                Ok(Row {
-                    seq: r.get::<_, i64>(0)? as u64,
-                    hash: r.get(1)?,
-                    header: r.get(2)?,
-                    items: r.get(3)?,
-                    commitments: r.get(4)?,
-                })
-            },
+            Row::read,
         )?;
         let mut out = rows.collect::<Result<Vec<_>, _>>()?;
         out.reverse();
@@ -511,15 +508,11 @@ impl Store {
     pub fn event(&self, seq: u64) -> Result<Option<Row>, StoreError> {
         Ok(self
             .conn
-            .query_row("SELECT seq, hash, header, items, commitments FROM events WHERE seq = ?1", [seq as i64], |r| {
-                Ok(Row {
-                    seq: r.get::<_, i64>(0)? as u64,
-                    hash: r.get(1)?,
-                    header: r.get(2)?,
-                    items: r.get(3)?,
-                    commitments: r.get(4)?,
-                })
-            })
+            .query_row(
+                "SELECT seq, hash, header, items, commitments FROM events WHERE seq = ?1",
+                [seq as i64],
+                Row::read,
+            )
             .optional()?)
     }
 
