@@ -210,6 +210,11 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
         r.0.push(app.call(player, Call::read("view", json!({})).unwrap(), None).unwrap());
         r.0.push(app.call(player, Call::read("log", json!({"limit": 2000})).unwrap(), None).unwrap());
         r.0.push(app.call(player, Call::read("actions", json!({})).unwrap(), None).unwrap());
+        // The server's path: the one-call refresh and the log page, written straight to text.
+        for (method, params) in [("table", json!({"limit": 2000})), ("log", json!({"limit": 2000}))] {
+            let text = app.call_text(player, Call::read(method, params).unwrap(), None).unwrap();
+            r.0.push(serde_json::from_str(&text).unwrap());
+        }
         r.0.extend(pushed.iter().cloned());
         r.0.extend(public_posts.iter().cloned());
         let copy = dir.join(format!("{ruleset}-{seed}-{}.houserule", PLAYERS[i]));
