@@ -59,3 +59,26 @@ fn a_campaign_on_the_roll20_dialect_reads_its_dice_that_way_and_verifies() {
     let e = json(&["act", &other, "roll", "-p", "expr=10d10>=8"], 1, "error");
     assert!(e.to_string().contains("cs>=8"), "{e}");
 }
+
+#[test]
+fn a_rulesets_own_rolls_mean_the_same_in_either_dialect() {
+    // Fumbles rolls `Nd6cs>=4` to count successes; Roll20 reads `cs` as a critical range that
+    // counts nothing. The dialect is for what players type, never for the rules' own rolls.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f.houserule").display().to_string();
+    json(&["new", &file, "--ruleset", "fumbles", "--seed", "3", "--set", "dice_dialect=roll20"], 0, "new");
+    json(
+        &["act", &file, "create_character", "-p", "name=Gandolf", "-p", "traits=[\"Magic!\",\"Fireball\",\"Levitate\"]"],
+        0,
+        "act",
+    );
+    let acted = json(
+        &["act", &file, "trait_check", "-p", "character=gandolf", "-p", "traits=[\"Magic!\",\"Fireball\",\"Levitate\"]", "--dice", "4,6,1"],
+        0,
+        "act",
+    );
+    assert!(acted.to_string().contains("\"successes\":2"), "4, 6 and 1 are two successes in any dialect: {acted}");
+    json(&["reveal", &file], 0, "reveal");
+    let verified = json(&["verify", &file], 0, "verify");
+    assert!(verified.to_string().contains("dice"), "{verified}");
+}

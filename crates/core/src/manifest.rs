@@ -273,6 +273,10 @@ pub struct ActionSpec {
     /// The script function to call; defaults to the action name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
+    /// A script function `(t, p)` that says, without rolling, what the action is about to roll
+    /// and what it needs (see [`crate::chance`]): the form shows the chance of success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub odds: Option<String>,
     #[serde(default)]
     pub params: IndexMap<String, ParamSpec>,
     /// Why this action cannot be undone (it told players something that cannot be untold, say);
@@ -442,6 +446,11 @@ impl Manifest {
             .iter()
             .map(|(name, a)| (format!("actions.{name}"), a.function_name(name).to_string(), 2))
             .collect();
+        for (name, a) in &self.actions {
+            if let Some(f) = &a.odds {
+                out.push((format!("actions.{name}.odds"), f.clone(), 2));
+            }
+        }
         for (hook, f, arity) in self.hooks.functions() {
             out.push((format!("hooks.{hook}"), f.to_string(), arity));
         }
@@ -546,6 +555,11 @@ impl Manifest {
             if let Some(fun) = &a.function {
                 if !is_identifier(fun) {
                     return bad(&format!("{f}.function"), format!("'{fun}' is not a function name"));
+                }
+            }
+            if let Some(fun) = &a.odds {
+                if !is_identifier(fun) {
+                    return bad(&format!("{f}.odds"), format!("'{fun}' is not a function name"));
                 }
             }
             if a.who.contains(&Permit::Owner) && a.owner_param.is_none() {

@@ -117,6 +117,10 @@ pub struct RollOptions {
     pub visibility: Visibility,
     pub owner: Option<String>,
     pub marks: Vec<(String, Cmp)>,
+    /// The expression was typed by a person (a player's or the GM's dice parameter or
+    /// setting): read it in the campaign's dice dialect. A ruleset's own expressions are
+    /// always read in Houserule's, so a campaign's dialect never changes what its rules roll.
+    pub typed: bool,
 }
 
 /// A transaction over a working copy of the table.
@@ -613,7 +617,9 @@ impl Tx {
 
     /// Rolls an expression from this transaction's dice supply and records it.
     pub fn roll(&mut self, expr: &str, opts: RollOptions) -> Result<Roll, TxError> {
-        let result = self.draw(expr).and_then(|mut roll| {
+        let dialect =
+            if opts.typed { dice::Dialect::of_settings(&self.table.settings) } else { dice::Dialect::Houserule };
+        let result = self.draw(expr, dialect).and_then(|mut roll| {
             roll.label = opts.label.filter(|l| !l.is_empty());
             for (mark, cmp) in &opts.marks {
                 roll.mark(mark, *cmp);
@@ -627,8 +633,7 @@ impl Tx {
     }
 
     /// Rolls `expr` from the dice supply (nothing recorded yet).
-    fn draw(&mut self, expr: &str) -> Result<Roll, TxError> {
-        let dialect = dice::Dialect::of_settings(&self.table.settings);
+    fn draw(&mut self, expr: &str, dialect: dice::Dialect) -> Result<Roll, TxError> {
         let parsed = dice::parse_in(expr, dialect)
             .map_err(|e| DiceError { column: e.column, message: format!("'{expr}': {}", e.message) })?;
         let roll = match &mut self.dice {
@@ -664,7 +669,7 @@ impl Tx {
 
     /// A roll made in the sandbox worker: rolled again here, it must show the same dice.
     fn replay_roll(&mut self, theirs: Roll, visibility: Visibility, owner: Option<String>) -> Result<(), TxError> {
-        let ours = self.draw(&theirs.expr)?;
+        let ours = self.draw(&theirs.expr, theirs.dialect)?;
         let mut plain = theirs.clone();
         plain.label = None;
         for term in &mut plain.terms {

@@ -72,7 +72,10 @@ fn options(h: &Handle, opts: &Map) -> Fallible<RollOptions> {
                     o.marks.push((mark.to_string(), c));
                 }
             }
-            other => return Err(format!("a roll has no option '{other}' (use label, visibility, owner, marks)").into()),
+            "typed" => o.typed = v.as_bool().map_err(|_| "typed is true or false")?,
+            other => {
+                return Err(format!("a roll has no option '{other}' (use label, visibility, owner, marks, typed)").into())
+            }
         }
     }
     if o.visibility == Visibility::Owner && o.owner.is_none() {
@@ -117,7 +120,7 @@ pub(super) fn register(engine: &mut Engine) {
         engine,
         "roll",
         &["t: Table", "expr: String", "options: Map", "Map"],
-        "Rolls with options: label, visibility (public, owner, gm, hidden), owner (player or entity), marks (#{critical: \"<=1\", complication: \">=20\"}) shown on the dice.",
+        "Rolls with options: label, visibility (public, owner, gm, hidden), owner (player or entity), marks (#{critical: \"<=1\", complication: \">=20\"}) shown on the dice, typed (true when the expression was typed by a person: read it in the campaign's dice dialect; a ruleset's own expressions are always read in Houserule's).",
         |ctx: NativeCallContext, h: &mut Handle, expr: &str, opts: Map| -> Fallible<Dynamic> {
             let o = options(h, &opts)?;
             roll_with(&ctx, h, expr, o)
