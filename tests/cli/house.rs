@@ -98,6 +98,67 @@ fn definitions_cover_the_host_api() {
     let all: String =
         std::fs::read_dir(d.path()).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
     assert!(all.contains("fn roll(t: Table, expr: String"), "the host API is described");
+    assert!(all.contains("calls the ruleset's function it replaces"), "original(…) is described for editors");
     assert!(all.contains("Rolls a dice expression"), "with its doc comments");
     assert!(all.contains("fn transfer(t: Table, from: String, to: String, n: int)"));
+}
+
+const WRAPPING_BANK: &str = "fn give_tokens(t, p) {\n    p.n *= 2;\n    original(t, p)\n}\n";
+const TYPO: &str = "fn spend_tokens(t, p) { 0 }\n";
+const ROLL_HOOK: &str = "fn after_roll(t, roll) { t.set_var(\"rolls\", t.get_var(\"rolls\", 0) + 1); }\n";
+
+#[test]
+fn import_says_what_each_function_does_and_warns_about_one_nothing_calls() {
+    let (d, f) = generic_campaign();
+    let dir = d.path().join("hr");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("bank.rhai"), WRAPPING_BANK).unwrap();
+    std::fs::write(dir.join("typo.rhai"), TYPO).unwrap();
+    std::fs::write(dir.join("hooks.rhai"), ROLL_HOOK).unwrap();
+    let run = houserule(&["house-rules", "import", &f, &dir.display().to_string()]);
+    assert_eq!(run.code, 0, "a function that changes nothing is a warning, not a refusal: {}", run.stderr);
+    for line in [
+        "bank.rhai: wraps the ruleset's give_tokens(2 parameters), calling it as original(…)",
+        "hooks.rhai: hooks into after_roll(2 parameters)",
+        "typo.rhai: adds spend_tokens(2 parameters), which nothing calls",
+        "typo.rhai:1:23: warning: fn spend_tokens/2 replaces no ruleset function, is no hook, and nothing calls it",
+        "did you mean spend_token/2 (in the ruleset's rules.rhai)?",
+    ] {
+        assert!(run.stdout.contains(line), "import says {line:?}:\n{}", run.stdout);
+    }
+
+    let l = json(&["house-rules", "list", &f], 0, "house-rules-list");
+    let typo = l["files"].as_array().unwrap().iter().find(|f| f["name"] == "typo.rhai").unwrap();
+    assert_eq!(typo["functions"][0]["effect"], "unused");
+    assert_eq!(typo["functions"][0]["nearest"], "spend_token/2");
+    let bank = l["files"].as_array().unwrap().iter().find(|f| f["name"] == "bank.rhai").unwrap();
+    assert_eq!(bank["functions"][0]["effect"], "wraps");
+
+    json(&["act", &f, "create_character", "-p", "name=Frody"], 0, "act");
+    let out = json(&["act", &f, "give_tokens", "-p", "character=frody", "-p", "n=2"], 0, "act");
+    assert_eq!(out["result"]["now"], 3 + 4, "3 to start, then the ruleset's give_tokens, through original, with 2 × 2");
+}
+
+#[test]
+fn watch_says_what_each_function_does_on_every_reload() {
+    let (d, _f) = generic_campaign();
+    let dir = d.path().join("c.house-rules");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_houserule"))
+        .current_dir(d.path())
+        .args(["watch", "c.houserule", "--no-ruleset", "--max-events", "1"])
+        .env("HOUSERULE_PLUGINS", repo().join("plugins"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("watch says what it watches").unwrap();
+    assert!(first.starts_with("watching house rules in"), "{first}");
+    while lines.next().is_some_and(|l| !l.unwrap().starts_with("save a file")) {}
+    std::fs::write(dir.join("typo.rhai"), TYPO).unwrap();
+    let rest: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    assert!(child.wait().unwrap().success());
+    let text = rest.join("\n");
+    assert!(text.contains("reloaded (event #"), "{text}");
+    assert!(text.contains("typo.rhai: adds spend_tokens(2 parameters), which nothing calls"), "{text}");
+    assert!(text.contains("typo.rhai:1:23: warning:"), "{text}");
 }

@@ -12,4 +12,5 @@ mod serve;
 mod sharing;
 mod statistics;
 mod support;
+mod talk;
 mod undo;

@@ -68,12 +68,30 @@ fn a_rulesets_own_rolls_mean_the_same_in_either_dialect() {
     let file = dir.path().join("f.houserule").display().to_string();
     json(&["new", &file, "--ruleset", "fumbles", "--seed", "3", "--set", "dice_dialect=roll20"], 0, "new");
     json(
-        &["act", &file, "create_character", "-p", "name=Gandolf", "-p", "traits=[\"Magic!\",\"Fireball\",\"Levitate\"]"],
+        &[
+            "act",
+            &file,
+            "create_character",
+            "-p",
+            "name=Gandolf",
+            "-p",
+            "traits=[\"Magic!\",\"Fireball\",\"Levitate\"]",
+        ],
         0,
         "act",
     );
     let acted = json(
-        &["act", &file, "trait_check", "-p", "character=gandolf", "-p", "traits=[\"Magic!\",\"Fireball\",\"Levitate\"]", "--dice", "4,6,1"],
+        &[
+            "act",
+            &file,
+            "trait_check",
+            "-p",
+            "character=gandolf",
+            "-p",
+            "traits=[\"Magic!\",\"Fireball\",\"Levitate\"]",
+            "--dice",
+            "4,6,1",
+        ],
         0,
         "act",
     );

@@ -50,12 +50,14 @@ struct Client {
     ws: WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
     next: u64,
     events: Vec<Value>,
+    /// Every frame received, as sent.
+    wire: Vec<String>,
 }
 
 impl Client {
     fn connect(server: &Server) -> Client {
         let (ws, _) = connect(format!("ws://{}/ws", server.addr)).unwrap();
-        Client { ws, next: 0, events: vec![] }
+        Client { ws, next: 0, events: vec![], wire: vec![] }
     }
 
     fn join(server: &Server, hello: Value) -> (Client, Value) {
@@ -87,6 +89,7 @@ impl Client {
         loop {
             let msg = self.ws.read().unwrap();
             let Message::Text(t) = msg else { continue };
+            self.wire.push(t.to_string());
             let v: Value = serde_json::from_str(t.as_str()).unwrap();
             if v.get("event").is_some() {
                 self.events.push(v);
@@ -113,6 +116,7 @@ impl Client {
         }
         loop {
             let Message::Text(t) = self.ws.read().unwrap() else { continue };
+            self.wire.push(t.to_string());
             let v: Value = serde_json::from_str(t.as_str()).unwrap();
             if v.get("event").is_some() {
                 return v;
@@ -475,4 +479,58 @@ fn links_and_dice_permissions_from_the_command_line() {
     assert_eq!(ended.code, 0, "{}", ended.stderr);
     let (_, late) = Client::join(&server, json!({"invite": token}));
     assert_eq!(Client::error_code(&late), "forbidden", "a link ended from the command line ends at the server: {late}");
+}
+
+#[test]
+fn a_whisper_reaches_its_two_readers_and_nothing_of_it_crosses_the_wire_to_anyone_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("w.houserule").display().to_string();
+    let made = crate::support::houserule(&["new", &file, "--ruleset", "fumbles"]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let server = start(&file);
+    let mut gm = Client::gm(&server);
+    let mut ann = Client::player(&server, &mut gm, "ann");
+    let mut bo = Client::player(&server, &mut gm, "bo");
+    // Everyone has read the table once, then the GM whispers to bo and speaks to everyone.
+    for c in [&mut gm, &mut ann, &mut bo] {
+        c.call("table", json!({}));
+    }
+    let whisper = gm.call("say", json!({"text": "The *key* is under zqsecretmat", "to": "player:bo"}));
+    assert_eq!(whisper["kind"], "post", "{whisper}");
+    let open = gm.call("say", json!({"text": "Night falls on zqpublicvale."}));
+    // bo is told of both and reads the whisper; ann is told only of the open post.
+    let told =
+        |c: &mut Client, n: usize| (0..n).map(|_| c.event()["event"]["event"]["seq"].clone()).collect::<Vec<_>>();
+    assert_eq!(told(&mut bo, 2), vec![whisper["seq"].clone(), open["seq"].clone()]);
+    assert_eq!(told(&mut ann, 1), vec![open["seq"].clone()], "ann is told only of the open post");
+    let bo_log = bo.call("log", json!({}));
+    assert!(bo_log.to_string().contains("zqsecretmat"), "bo reads the whisper");
+    let ann_table = ann.call("table", json!({}));
+    let ann_log = ann.call("log", json!({}));
+    assert!(ann_log.to_string().contains("zqpublicvale"));
+    let forum = ann.call("forum_post", json!({"seq": whisper["seq"]}));
+    assert!(forum["error"].is_object(), "ann cannot export what she cannot see: {forum}");
+    // Ann's player copy of the file, her whole wire: nothing of the whisper.
+    let copy = dir.path().join("ann.houserule");
+    let shared = crate::support::houserule(&["share", &file, &copy.display().to_string(), "--for", "player:ann"]);
+    assert_eq!(shared.code, 0, "{}", shared.stderr);
+    let bytes = String::from_utf8_lossy(&std::fs::read(&copy).unwrap()).to_string();
+    let wire = ann.wire.join("\n");
+    for (what, text) in [("the wire", &wire), ("her copy", &bytes)] {
+        assert!(!text.contains("zqsecretmat") && !text.contains("The *key*"), "{what} carries the whisper");
+    }
+    let seq = whisper["seq"].as_u64().unwrap();
+    assert!(
+        ann_table["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(ann_log.as_array().unwrap())
+            .all(|e| e["seq"].as_u64() != Some(seq)),
+        "the whisper is not even an empty entry in ann's log"
+    );
+    // A player may whisper only to the GM.
+    let e = ann.call("say", json!({"text": "psst", "to": "player:bo"}));
+    assert_eq!(Client::error_code(&e), "bad_param", "{e}");
+    assert_eq!(e["error"]["param"], "to", "{e}");
 }

@@ -14,6 +14,8 @@ export type Joined = {
   /** The campaign file, where the front end may show it. */
   file?: string | null;
   host: Host;
+  /** The last event this person has read up to (`mark_read`), if they have looked before. */
+  last_read?: number | null;
 };
 
 /** gm, player:NAME, or public */
@@ -150,6 +152,8 @@ export type ActionForm = {
   group?: string | null;
   who: Permit[];
   params: ParamForm[];
+  /** The rules can say the chance of success before rolling (the `odds` call). */
+  odds?: boolean;
 };
 
 /** Who may take an action. */
@@ -271,7 +275,7 @@ export type LogEntry = {
 };
 
 /** What an event records. */
-export type EventKind = "created" | "action" | "reload" | "reveal" | "migrated" | "permission" | "undo" | "correction";
+export type EventKind = "created" | "action" | "reload" | "reveal" | "migrated" | "permission" | "undo" | "correction" | "post";
 
 /** One log item as a viewer sees it: the body, or only a public label. */
 export type LogItem = {
@@ -292,6 +296,9 @@ export type LogItem = {
 } | {
   type: "result";
   value: unknown;
+} | {
+  type: "post";
+  post: Post;
 }) | {
   visibility: Visibility;
   type: HiddenItem;
@@ -463,6 +470,22 @@ export type Pool = {
 /** A pool: NAME (a table pool) or ENTITY.NAME */
 export type PoolRef = string;
 
+/** A post as the log keeps it. */
+export type Post = {
+  /** As typed, in the UI's light Markdown. */
+  text: string;
+  /** In character: the entity (a character the author plays; the GM may speak for anyone). Absent: out of character. */
+  character?: string | null;
+  /** The character's name when it was written. */
+  character_name?: string | null;
+  to: Audience;
+  /** The post this one replaces (an edit by its author; the original stays in the log). */
+  edits?: number | null;
+};
+
+/** everyone, gm, or player:NAME (a whisper) */
+export type Audience = string;
+
 /** The `type` of an item the viewer may not see. */
 export type HiddenItem = "hidden";
 
@@ -480,6 +503,40 @@ export type TableNow = {
   log: LogEntry[];
 };
 
+/** An action's form as it stands, for its odds. */
+export type OddsOf = {
+  as?: string | null;
+  action: string;
+  params?: Record<string, unknown>;
+};
+
+/** The odds of an action as the form stands. */
+export type FormOdds = {
+  /** What is about to be rolled, each with its chance (none while the form is incomplete). */
+  lines: Chance[];
+  /** Why the rules would refuse the action as it stands (their own words), if they would. */
+  refused?: string | null;
+};
+
+/** One line of a form's odds. */
+export type Chance = {
+  label: string;
+  /** The dice expression, when the engine worked the chance out. */
+  expr?: string | null;
+  /** The total to meet. */
+  target?: number | null;
+  /** The chance of meeting the target (or of success, from the ruleset). */
+  chance?: number | null;
+  /** A 95% confidence interval for `chance`, when simulated. */
+  interval?: [number, number] | null;
+  /** The average total, when the engine worked it out. */
+  mean?: number | null;
+  method: ChanceMethod;
+};
+
+/** How a chance was found. */
+export type ChanceMethod = "exact" | "simulation" | "ruleset";
+
 /** An action: its parameters as the user typed them (text, or JSON for lists and records), and dice rolled by hand — a list of faces, or the faces as typed ("4, 6, +, -"). */
 export type Act = {
   as?: string | null;
@@ -488,10 +545,19 @@ export type Act = {
   dice?: Dice | null;
   /** 32 fresh random bytes from the acting side's own device, mixed into every roll of the action, so the holder of the seed cannot foresee it (players' browsers must send it). */
   entropy?: Entropy | null;
+  /** A post that carries the action (its text, speaker and audience), logged with it. */
+  post?: PostDraft | null;
 };
 
 /** Dice rolled by hand. */
 export type Dice = number[] | string;
+
+/** A post as someone writes it: the text, who speaks (a character, by id or name; none: out of character) and whom it is for (`everyone` when absent, `gm`, or `player:NAME`). */
+export type PostDraft = {
+  text: string;
+  character?: string | null;
+  to?: string | null;
+};
 
 /** The outcome of an action, as the actor may see it. */
 export type Acted = {
@@ -500,6 +566,32 @@ export type Acted = {
   result: unknown;
   /** What the scripts printed (for homebrewers; not part of the log). */
   script_log?: string[];
+};
+
+/** A post to write, as the caller (the GM may write as `as`, a player). */
+export type Say = {
+  as?: string | null;
+  text: string;
+  character?: string | null;
+  to?: string | null;
+};
+
+/** A new text for one's own post `seq`. */
+export type EditPost = {
+  as?: string | null;
+  seq: number;
+  text: string;
+};
+
+/** How far the caller has read the log. */
+export type ReadTo = {
+  seq: number;
+};
+
+/** A log entry to turn into a forum post, and the markup (`markdown` or `bbcode`). */
+export type ForumOf = {
+  seq: number;
+  format?: string;
 };
 
 /** How far back an undo goes: with no `to`, the latest action not yet undone. */
@@ -625,6 +717,8 @@ export type ActionSpec = {
   owner_param?: string | null;
   /** The script function to call; defaults to the action name. */
   function?: string | null;
+  /** A script function `(t, p)` that says, without rolling, what the action is about to roll and what it needs (see [`crate::chance`]): the form shows the chance of success. */
+  odds?: string | null;
   params?: Record<string, ParamSpec>;
   /** Why this action cannot be undone (it told players something that cannot be untold, say); absent, the GM may undo it like any other. */
   not_undoable?: string | null;
@@ -640,6 +734,8 @@ export type Hooks = {
   after_roll?: string | null;
   /** `fn(t, round)` when a script ends a round with `t.end_round()`. */
   round_end?: string | null;
+  /** Moments of play the ruleset's own scripts call a function at (a turn starting, a challenge ending …), for house rules to hook into: each the name of a function the ruleset defines and calls (usually with an empty body), or a name ending in `*` for a family the ruleset calls by name (`knack_*`: a function for every Knack). */
+  moments?: string[];
 };
 
 /** The campaign's house rules, and the ruleset scripts they may replace functions of. */
@@ -656,14 +752,27 @@ export type HouseRuleText = {
   functions: HouseFunction[];
 };
 
-/** A function a house rule defines. */
+/** A function a house rule defines, and what it does. */
 export type HouseFunction = {
   file: string;
   name: string;
   arity: number;
+  /** Where its body starts in the file. */
+  line: number;
+  column: number;
   /** It replaces the ruleset's function of the same name and arity (otherwise it is new). */
   replaces: boolean;
+  effect: HouseEffect;
+  /** The hook it is: an engine hook (`round_end`) or a moment of the manifest (`on_turn_start`, `knack_*`). */
+  hook?: string | null;
+  /** For a function that replaces nothing: the ruleset function with the nearest name, as `name/arity`, when it is near enough to be a slip. */
+  nearest?: string | null;
+  /** Why it probably does not do what was meant (every unused function has one). */
+  warning?: string | null;
 };
+
+/** What a house-rule function does to the rules. */
+export type HouseEffect = "wraps" | "replaces" | "adds" | "unused";
 
 /** A house rule to save. */
 export type SaveHouseRule = {
@@ -683,6 +792,8 @@ export type ReloadReport = {
   digest: string;
   /** Settings whose value changed. */
   settings: Record<string, unknown>;
+  /** What each house-rule function now in force does (wraps, replaces, hooks, adds, or nothing, with a warning). */
+  house?: HouseFunction[];
 };
 
 /** A house rule to remove. */
@@ -705,6 +816,7 @@ export type SessionEvent = {
   seq: number;
   actor: Role;
   action: string;
+  readers?: Role | null;
 } | {
   type: "reloaded";
   report: ReloadReport;
@@ -785,8 +897,18 @@ export interface Calls {
   log: { params: LogPage; result: LogEntry[] };
   /** What the viewer sees now, in one call: the view, the action forms, and the log since `from` (without `from`, its newest page) — all as of the same event. */
   table: { params: TableSince; result: TableNow };
+  /** The chance of success of an action with the parameters typed so far (nothing is rolled or kept): for the forms whose rules can say it (`odds` on the form). */
+  odds: { params: OddsOf; result: FormOdds };
   /** Takes an action; the parameters go as typed, the engine parses them. */
   act: { params: Act; result: Acted };
+  /** Writes a post: in or out of character, to everyone, to the GM, or a whisper between the GM and one player (nobody else receives it, by any path). */
+  say: { params: Say; result: LogEntry };
+  /** Replaces the text of one's own post while no action was taken since (the original stays in the log). */
+  edit_post: { params: EditPost; result: LogEntry };
+  /** Notes that the caller has read the log up to event `seq`; answers the mark kept. */
+  mark_read: { params: ReadTo; result: number };
+  /** One log entry, as the caller sees it, as a forum post with its verify line. */
+  forum_post: { params: ForumOf; result: string };
   /** Takes back the latest action, or every action after event `to`; they stay in the log, voided. */
   undo: { params: UndoTo; result: LogEntry };
   /** Sets a field, a pool count or a trait by hand, with the GM's reason. */

@@ -1,5 +1,6 @@
 // The house-rule editor: CodeMirror 6 with JavaScript highlighting (close enough for Rhai) and
-// lint markers at the line and column of each diagnostic. Loaded only when the GM opens the
+// lint markers at the line and column of each diagnostic (errors, and warnings such as a
+// house-rule function that nothing calls). Loaded only when the GM opens the
 // house rules, so players never download it.
 
 import { EditorView, basicSetup } from "codemirror";
@@ -12,6 +13,8 @@ export interface Problem {
   line?: number | null;
   column?: number | null;
   message: string;
+  /** An error stops the rules loading; a warning (a function nothing calls) does not. */
+  severity?: "error" | "warning";
 }
 
 export interface RuleEditor {
@@ -81,7 +84,7 @@ export function createEditor(parent: HTMLElement, opts: { label: string; onChang
         const rest = view.state.doc.sliceString(from, lineEnd);
         const word = /^\w+/.exec(rest);
         to = from + (word ? word[0].length : rest.length ? 1 : 0);
-        return { from, to, severity: "error", message: p.message, source: p.line ? `line ${p.line}${p.column ? `, column ${p.column}` : ""}` : undefined };
+        return { from, to, severity: p.severity ?? "error", message: p.message, source: p.line ? `line ${p.line}${p.column ? `, column ${p.column}` : ""}` : undefined };
       });
       view.dispatch(setDiagnostics(view.state, diags));
     },

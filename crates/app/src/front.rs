@@ -6,7 +6,7 @@
 //! server only say who is calling ([`Caller`]); neither adds game logic.
 
 use crate::calls::{self, Call, Caller, Host, HouseRuleText, HouseRulesState, Joined, RulesetChoice, TableNow};
-use crate::campaign::{Acted, Campaign, CampaignError, NewCampaign};
+use crate::campaign::{Acted, Campaign, CampaignError, FormOdds, NewCampaign};
 use crate::catalog::{self, Catalog};
 use crate::invites::{self, InviteError};
 use crate::reload::{ReloadError, ReloadReport};
@@ -15,6 +15,8 @@ use crate::store::Store;
 use houserule_core::dice::{Entropy, Forced};
 use houserule_core::manifest::Manifest;
 use houserule_core::plugin::Diagnostic;
+use houserule_core::post::PostFormat;
+use houserule_core::talk::PostDraft;
 use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
 use houserule_core::{ErrorCode, ErrorReport, Role};
 use schemars::JsonSchema;
@@ -242,6 +244,11 @@ impl App {
         Ok(TableNow { view, actions, log })
     }
 
+    /// The chance of success of an action as its form stands (nothing is rolled or kept).
+    pub fn odds(&self, role: &Role, action: &str, params: &Map<String, Value>) -> Result<FormOdds, ErrorReport> {
+        self.with(|s| s.campaign().odds(role, action, params).map_err(|e| e.report()))
+    }
+
     /// Takes an action. `entropy` is mixed into its rolls; with none, this machine's own is.
     pub fn act(
         &self,
@@ -250,9 +257,45 @@ impl App {
         params: &Map<String, Value>,
         dice: Option<Vec<i64>>,
         entropy: Option<Entropy>,
+        post: Option<&PostDraft>,
     ) -> Result<Acted, ErrorReport> {
         let entropy = entropy.unwrap_or_else(Entropy::fresh);
-        self.with(|s| s.act(role, action, params, dice, Some(entropy)).map_err(|e| e.report()))
+        self.with(|s| s.act_posting(role, action, params, dice, Some(entropy), post).map_err(|e| e.report()))
+    }
+
+    /// Writes a post as `author`.
+    pub fn say(&self, author: &Role, draft: &PostDraft) -> Result<LogEntry, ErrorReport> {
+        self.with(|s| s.post(author, draft).map_err(|e| e.report()))
+    }
+
+    /// Edits `author`'s own post `seq`.
+    pub fn edit_post(&self, author: &Role, seq: u64, text: &str) -> Result<LogEntry, ErrorReport> {
+        self.with(|s| s.edit_post(author, seq, text).map_err(|e| e.report()))
+    }
+
+    /// Notes how far `role` has read the log.
+    pub fn mark_read(&self, role: &Role, seq: u64) -> Result<u64, ErrorReport> {
+        self.with(|s| {
+            let c = s.campaign();
+            crate::reads::mark(c.store(), role, seq, c.head().0).map_err(|e| CampaignError::from(e).report())
+        })
+    }
+
+    /// Event `seq` as `role` sees it, as a forum post with its verify line.
+    pub fn forum_post(&self, role: &Role, seq: u64, format: &str) -> Result<String, ErrorReport> {
+        let format = PostFormat::parse(format).ok_or_else(|| {
+            ErrorReport::new(ErrorCode::BadParam, format!("'{format}' is not a post format: markdown or bbcode"))
+                .with_param("format")
+        })?;
+        self.with(|s| {
+            let c = s.campaign();
+            let entry = c.log_page(role, seq, seq + 1, 1).map_err(|e| e.report())?.pop().ok_or_else(|| {
+                ErrorReport::new(ErrorCode::BadParam, format!("there is no event #{seq} you can see")).with_param("seq")
+            })?;
+            let file =
+                c.path().and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string())).unwrap_or_default();
+            Ok(houserule_core::post::post(&entry, &c.info(), &file, format))
+        })
     }
 
     /// Reads in what another program wrote to the campaign file in play (nothing open: nothing).
@@ -284,6 +327,10 @@ impl App {
             campaign: current.as_ref().map(|(i, _)| i.clone()),
             file: current.map(|(_, p)| p),
             host: caller.host,
+            last_read: self
+                .with(|s| Ok(crate::reads::last_read(s.campaign().store(), &caller.role).ok().flatten()))
+                .ok()
+                .flatten(),
         }
     }
 
@@ -337,6 +384,11 @@ impl App {
             Call::Actions(p) => json(self.actions(&caller.acting_as(p.role.as_deref())?)?),
             Call::Log(p) => json(self.log(&caller.acting_as(p.role.as_deref())?, p.from, p.before, p.limit)?),
             Call::Table(p) => json(self.table(&caller.acting_as(p.role.as_deref())?, p.from, p.limit)?),
+            Call::Say(p) => json(self.say(&caller.acting_as(p.role.as_deref())?, &p.draft)?),
+            Call::EditPost(p) => json(self.edit_post(&caller.acting_as(p.role.as_deref())?, p.seq, &p.text)?),
+            Call::MarkRead(p) => json(self.mark_read(&caller.role, p.seq)?),
+            Call::ForumPost(p) => json(self.forum_post(&caller.role, p.seq, &p.format)?),
+            Call::Odds(p) => json(self.odds(&caller.acting_as(p.role.as_deref())?, &p.action, &p.params)?),
             Call::Act(p) => {
                 let role = caller.acting_as(p.role.as_deref())?;
                 let dice = match p.dice {
@@ -361,7 +413,7 @@ impl App {
                         "a player's action carries 32 fresh random bytes from their own device (entropy), so nobody can foresee its rolls; reload the page",
                     ));
                 }
-                let mut acted = self.act(&role, &p.action, &p.params, dice, p.entropy)?;
+                let mut acted = self.act(&role, &p.action, &p.params, dice, p.entropy, p.post.as_ref())?;
                 if !caller.role.is_gm() {
                     // What the scripts printed is the homebrewer's (the GM's): it may show anything.
                     acted.script_log.clear();

@@ -22,6 +22,7 @@ pub mod folders;
 pub mod front;
 pub mod invites;
 pub mod pinned;
+pub mod reads;
 pub mod reload;
 pub mod rules;
 pub mod sandbox;

@@ -69,6 +69,10 @@ pub struct ReloadReport {
     pub digest: String,
     /// Settings whose value changed.
     pub settings: IndexMap<String, Value>,
+    /// What each house-rule function now in force does (wraps, replaces, hooks, adds, or
+    /// nothing, with a warning).
+    #[serde(default)]
+    pub house: Vec<houserule_core::plugin::HouseFunction>,
 }
 
 /// Files added, changed or removed between two versions of a layer.

@@ -4,8 +4,11 @@
 //! [`Rules::load`] parses the manifest here (no script is involved) and has a fresh worker
 //! compile and check everything; nothing else about the scripts is known to this process.
 //! [`Rules::stage`] sends a transaction to the worker: the base table only when the worker does
-//! not hold it already (it keeps the table its last transaction produced, which is the one this
-//! process commits). A worker that failed is replaced on the next call, with the same rules.
+//! not hold it already (it keeps the table its last transaction produced, which serves as the
+//! next base only once this process says it committed that transaction: [`Rules::committed`];
+//! a transaction staged and not committed — refused, overtaken by another writer, or a form's
+//! odds — is never built on). A worker that failed is replaced on the next call, with the same
+//! rules.
 
 use crate::sandbox::protocol::{Base, Failure, Reply, Request};
 use crate::sandbox::{Probe, SandboxError, TableId, Worker};
@@ -180,7 +183,7 @@ impl Rules {
                 Reply::NeedTable if !given => given = true,
                 Reply::Staged { items, result, log } => {
                     slot.current = Some(id);
-                    slot.pending = Some(id.next());
+                    slot.pending = None;
                     return Ok(StagedReply { items, result, log });
                 }
                 Reply::Failed(f) => {
@@ -193,6 +196,15 @@ impl Rules {
                     return Err(sandbox_act(unexpected(&other)));
                 }
             }
+        }
+    }
+
+    /// Says the transaction last staged over table `from` was committed as the next event:
+    /// the worker's table after it is that event's table, and the next stage builds on it.
+    pub fn committed(&self, from: TableId) {
+        let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.current == Some(from) {
+            slot.pending = Some(from.next());
         }
     }
 

@@ -151,6 +151,24 @@ fn run_step(campaign: &mut Campaign, n: usize, step: &houserule_core::scenario::
             (Err(e), None) => fail(format!("{what}: {e}")),
         }
     }
+    if let Some(action) = &step.odds {
+        match (campaign.odds(&role, action, &step.params), &step.refused) {
+            (Ok(o), None) => {
+                let got: Vec<f64> = o.lines.iter().map(|l| l.chance.or(l.mean).unwrap_or(f64::NAN)).collect();
+                let near = got.len() == step.chances.len()
+                    && got.iter().zip(&step.chances).all(|(g, want)| (g - want).abs() < 5e-4);
+                if !near || o.refused.is_some() {
+                    let why = o.refused.map(|r| format!(" (refused: {r})")).unwrap_or_default();
+                    fail(format!("odds of {action}: expected chances {:?}, got {got:?}{why}", step.chances));
+                }
+            }
+            (Ok(o), Some(expected)) => match o.refused {
+                Some(r) if r.to_lowercase().contains(&expected.to_lowercase()) => {}
+                other => fail(format!("odds of {action}: expected a refusal mentioning \"{expected}\", got {other:?}")),
+            },
+            (Err(e), _) => fail(format!("odds of {action}: {e}")),
+        }
+    }
     if let Some(e) = &entry {
         let gm_entry = campaign.log(&Role::Gm, e.seq).ok().and_then(|l| l.into_iter().next());
         let lines: Vec<String> = gm_entry

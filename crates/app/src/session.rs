@@ -17,6 +17,7 @@ use houserule_core::action::ActError;
 use houserule_core::dice::Entropy;
 use houserule_core::house::HouseRules;
 use houserule_core::plugin::{check_name, Diagnostic, HouseRule, Layer, PluginSource, Problem, HOUSE_SETTINGS};
+use houserule_core::talk::PostDraft;
 use houserule_core::view::LogEntry;
 use houserule_core::{Limits, Role};
 use schemars::JsonSchema;
@@ -34,8 +35,15 @@ type Subscriber = Box<dyn FnMut(&SessionEvent) -> bool + Send>;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum SessionEvent {
-    /// An action was committed.
-    Committed { seq: u64, actor: Role, action: String },
+    /// An action (or a post, `action` "post") was committed. `readers`: who besides the GM may
+    /// read it, when not everyone — nobody else is told it happened.
+    Committed {
+        seq: u64,
+        actor: Role,
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        readers: Option<Role>,
+    },
     /// New rules are in force.
     Reloaded { report: ReloadReport },
     /// Another program (`houserule act` while `serve` runs) added events to the file; they are
@@ -45,6 +53,18 @@ pub enum SessionEvent {
     ReloadFailed { problems: Vec<Diagnostic> },
     /// The session watches these folders for saved edits.
     Watching { ruleset: Option<PathBuf>, house: Option<PathBuf> },
+}
+
+impl SessionEvent {
+    /// Whether `role` may be told of this event: rule errors and watch notices are the GM's, and
+    /// a post only its readers learn of (a whisper's other readers never learn it happened).
+    pub fn may_reach(&self, role: &Role) -> bool {
+        match self {
+            SessionEvent::ReloadFailed { .. } | SessionEvent::Watching { .. } => role.is_gm(),
+            SessionEvent::Committed { readers: Some(reader), .. } => role.is_gm() || role == reader,
+            _ => true,
+        }
+    }
 }
 
 /// Folders whose saved edits reload the rules.
@@ -138,7 +158,7 @@ impl Session {
         let entry = self.campaign().undo(actor, to)?;
         Session::publish(
             &self.shared,
-            SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "undo".into() },
+            SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "undo".into(), readers: None },
         );
         Ok(entry)
     }
@@ -148,7 +168,7 @@ impl Session {
         let entry = self.campaign().correct(actor, correction, reason)?;
         Session::publish(
             &self.shared,
-            SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "correct".into() },
+            SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "correct".into(), readers: None },
         );
         Ok(entry)
     }
@@ -158,7 +178,12 @@ impl Session {
         let entry = self.campaign().set_typed_dice(actor, player, allowed)?;
         Session::publish(
             &self.shared,
-            SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "allow_typed_dice".into() },
+            SessionEvent::Committed {
+                seq: entry.seq,
+                actor: actor.clone(),
+                action: "allow_typed_dice".into(),
+                readers: None,
+            },
         );
         Ok(entry)
     }
@@ -172,14 +197,50 @@ impl Session {
         dice: Option<Vec<i64>>,
         entropy: Option<Entropy>,
     ) -> Result<Acted, ActError> {
+        self.act_posting(role, action, params, dice, entropy, None)
+    }
+
+    /// Takes an action carried by a post (if one is given) and announces it.
+    pub fn act_posting(
+        &self,
+        role: &Role,
+        action: &str,
+        params: &Map<String, Value>,
+        dice: Option<Vec<i64>>,
+        entropy: Option<Entropy>,
+        post: Option<&PostDraft>,
+    ) -> Result<Acted, ActError> {
         // What another program wrote is announced as such before this action lands on it.
         self.catch_up().map_err(|e| ActError::Storage(e.to_string()))?;
-        let out = self.campaign().act(role, action, params, dice, entropy)?;
+        let out = self.campaign().act_posting(role, action, params, dice, entropy, post)?;
         Session::publish(
             &self.shared,
-            SessionEvent::Committed { seq: out.event.seq, actor: role.clone(), action: action.to_string() },
+            SessionEvent::Committed {
+                seq: out.event.seq,
+                actor: role.clone(),
+                action: action.to_string(),
+                readers: None,
+            },
         );
         Ok(out)
+    }
+
+    /// Writes a post, and tells only those who may read it.
+    pub fn post(&self, author: &Role, draft: &PostDraft) -> Result<LogEntry, CampaignError> {
+        self.catch_up()?;
+        let (entry, readers) = self.campaign().post(author, draft)?;
+        let event = SessionEvent::Committed { seq: entry.seq, actor: author.clone(), action: "post".into(), readers };
+        Session::publish(&self.shared, event);
+        Ok(entry)
+    }
+
+    /// Edits a post by its author, and tells only those who may read it.
+    pub fn edit_post(&self, author: &Role, seq: u64, text: &str) -> Result<LogEntry, CampaignError> {
+        self.catch_up()?;
+        let (entry, readers) = self.campaign().edit_post(author, seq, text)?;
+        let event = SessionEvent::Committed { seq: entry.seq, actor: author.clone(), action: "post".into(), readers };
+        Session::publish(&self.shared, event);
+        Ok(entry)
     }
 
     /// Watches rule folders; each saved edit is reloaded by the session's reload task.

@@ -72,7 +72,10 @@ pub fn share(from: &Path, out: &Path, for_role: Option<&Role>) -> Result<ShareRe
             campaign.store().connection().execute("VACUUM INTO ?1", params![target]).map_err(sqlite)?;
             drop(campaign);
             // The copy is not the GM's table: nobody joins it with the GM's links.
-            crate::invites::forget_all(&Store::open(out)?)?;
+            let copy = Store::open(out)?;
+            crate::invites::forget_all(&copy)?;
+            crate::reads::forget_all(&copy)?;
+            drop(copy);
             settle(out)?;
             Ok(ShareReport {
                 path: out.to_path_buf(),
@@ -225,7 +228,10 @@ impl SharedCopy {
         self.store.each_event(from.max(1), |row| {
             let header = row.parse_header()?;
             let items = row.parse_items()?;
-            out.push(view::log_entry(&header, &items, &hex::encode(&row.hash), &self.for_role));
+            let entry = view::log_entry(&header, &items, &hex::encode(&row.hash), &self.for_role);
+            if !entry.is_unread_post() {
+                out.push(entry);
+            }
             Ok(())
         })?;
         Ok(out)

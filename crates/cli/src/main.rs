@@ -78,6 +78,21 @@ enum Command {
         #[arg(long, allow_hyphen_values = true)]
         dice: Option<String>,
     },
+    /// Write a post into the log: in character with --character, to the GM with --to gm, or a
+    /// whisper between the GM and one player with --to player:NAME.
+    Say {
+        file: PathBuf,
+        #[arg(long = "as", default_value = "gm", value_name = "gm|player:NAME")]
+        role: String,
+        /// The character who speaks (one the player plays); without it, out of character.
+        #[arg(long)]
+        character: Option<String>,
+        /// Whom it is for: everyone (default), gm, or player:NAME (a whisper).
+        #[arg(long, value_name = "everyone|gm|player:NAME")]
+        to: Option<String>,
+        /// The post, in light Markdown (**bold**, *italic*, > quote).
+        text: String,
+    },
     /// Show the table as a viewer sees it.
     View {
         file: PathBuf,
@@ -124,7 +139,7 @@ enum Command {
     /// Render an action's outcome as a play-by-post post with a line to verify it.
     Post {
         file: PathBuf,
-        /// The event number (default: the last action).
+        /// The event number (default: the last action or post anyone may read).
         event: Option<u64>,
         #[arg(long, default_value = "markdown", value_name = "markdown|bbcode|text")]
         format: String,
@@ -306,6 +321,9 @@ fn main() -> ExitCode {
         Command::Actions { file, role } => commands::campaign::actions(json, &file, &role),
         Command::Act { file, action, role, params, dice } => {
             commands::campaign::act(json, &file, &action, &role, &params, dice.as_deref())
+        }
+        Command::Say { file, role, character, to, text } => {
+            commands::talk::say(json, &file, &role, character.as_deref(), to.as_deref(), &text)
         }
         Command::View { file, role } => commands::campaign::view(json, &file, &role),
         Command::Log { file, role, from, before, limit } => {

@@ -45,6 +45,8 @@ pub enum EventKind {
     Undo,
     /// The GM set a value by hand (`detail.reason` says why).
     Correction,
+    /// Someone wrote a post (table talk: [`crate::talk`]).
+    Post,
 }
 
 /// The public part of an event.
@@ -92,6 +94,10 @@ pub enum Body {
     /// What the action returned.
     Result {
         value: Value,
+    },
+    /// A post someone wrote (never a script).
+    Post {
+        post: crate::talk::Post,
     },
 }
 

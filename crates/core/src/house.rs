@@ -1,8 +1,9 @@
 //! House rules: scripts layered over a ruleset, and setting overrides.
 //!
 //! A function defined in a house-rule script replaces the ruleset's function of the same name
-//! and arity. An optional `settings.toml` with a `[settings]` table overrides the ruleset's
-//! settings. House rules live in the campaign file, so a shared campaign carries them.
+//! and arity, and may call the one it replaces as `original(…)` (see `plugin::wrap`). An
+//! optional `settings.toml` with a `[settings]` table overrides the ruleset's settings. House
+//! rules live in the campaign file, so a shared campaign carries them.
 
 use crate::manifest::{line_col, ManifestError};
 use crate::plugin::{HouseRule, Problem, HOUSE_SETTINGS};

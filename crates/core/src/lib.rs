@@ -11,6 +11,7 @@
 
 pub mod action;
 pub mod caps;
+pub mod chance;
 pub mod dice;
 pub mod entity;
 pub mod error;
@@ -27,6 +28,7 @@ pub mod sandbox;
 pub mod scenario;
 pub mod script_error;
 pub mod table;
+pub mod talk;
 pub mod traits;
 pub mod tx;
 pub mod undo;

@@ -311,6 +311,12 @@ pub struct Hooks {
     /// `fn(t, round)` when a script ends a round with `t.end_round()`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round_end: Option<String>,
+    /// Moments of play the ruleset's own scripts call a function at (a turn starting, a
+    /// challenge ending …), for house rules to hook into: each the name of a function the
+    /// ruleset defines and calls (usually with an empty body), or a name ending in `*` for a
+    /// family the ruleset calls by name (`knack_*`: a function for every Knack).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub moments: Vec<String>,
 }
 
 impl Hooks {
@@ -330,6 +336,23 @@ impl Hooks {
             out.push(("round_end", f.as_str(), 2));
         }
         out
+    }
+
+    /// The hook a function of this name is, if it is one: the engine's hook it is set for
+    /// (`round_end`), or the moment it matches (`on_turn_start`, `knack_*`).
+    pub fn hook_of(&self, function: &str) -> Option<String> {
+        if let Some((hook, ..)) = self.functions().into_iter().find(|(_, f, _)| *f == function) {
+            return Some(hook.to_string());
+        }
+        self.moments.iter().find(|m| moment_matches(m, function)).cloned()
+    }
+}
+
+/// Whether `function` is the moment `moment` names (a name, or a family `prefix*`).
+pub fn moment_matches(moment: &str, function: &str) -> bool {
+    match moment.strip_suffix('*') {
+        Some(prefix) => function.starts_with(prefix) && function.len() > prefix.len(),
+        None => moment == function,
     }
 }
 
@@ -581,6 +604,14 @@ impl Manifest {
         for (hook, fun, _) in self.hooks.functions() {
             if !is_identifier(fun) {
                 return bad(&format!("hooks.{hook}"), format!("'{fun}' is not a function name"));
+            }
+        }
+        for (i, m) in self.hooks.moments.iter().enumerate() {
+            if !is_identifier(m.strip_suffix('*').unwrap_or(m)) {
+                return bad("hooks.moments", format!("'{m}' is not a function name (or a name ending in *)"));
+            }
+            if self.hooks.moments[..i].contains(m) {
+                return bad("hooks.moments", format!("'{m}' is listed twice"));
             }
         }
         Ok(())

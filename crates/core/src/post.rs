@@ -105,6 +105,62 @@ fn roll_line(roll: &Roll, f: PostFormat) -> String {
     format!("{label}{} [{}] = {}{source}", roll.expr, faces.join(", "), f.bold(&result))
 }
 
+/// A post's light Markdown (`**bold**`, `*italic*` or `_italic_`, `> quote` lines) in `f`:
+/// Markdown as typed, BBCode tags, or plain text without the marks.
+pub fn markup(text: &str, f: PostFormat) -> String {
+    if f == PostFormat::Markdown {
+        return text.to_string();
+    }
+    let mut out = Vec::new();
+    let mut quote: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let inline = inline_marks(line.strip_prefix('>').map(str::trim_start).unwrap_or(line), f);
+        if line.starts_with('>') {
+            quote.push(inline);
+        } else {
+            if !quote.is_empty() {
+                out.push(f.quote(&std::mem::take(&mut quote)));
+            }
+            out.push(inline);
+        }
+    }
+    if !quote.is_empty() {
+        out.push(f.quote(&quote));
+    }
+    out.join("\n")
+}
+
+/// `**bold**` and `*italic*`/`_italic_` spans of one line in `f` (an unclosed mark stays as typed).
+fn inline_marks(line: &str, f: PostFormat) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (mark, len) = if chars[i] == '*' && chars.get(i + 1) == Some(&'*') {
+            ("**", 2)
+        } else if chars[i] == '*' || chars[i] == '_' {
+            (if chars[i] == '*' { "*" } else { "_" }, 1)
+        } else {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        };
+        let rest: String = chars[i + len..].iter().collect();
+        match rest.find(mark).filter(|&end| end > 0) {
+            Some(end) => {
+                let inner = &rest[..end];
+                out.push_str(&if len == 2 { f.bold(inner) } else { f.italic(inner) });
+                i += len + inner.chars().count() + len;
+            }
+            None => {
+                out.push_str(mark);
+                i += len;
+            }
+        }
+    }
+    out
+}
+
 /// A post for one log entry (render the public view of the entry).
 pub fn post(entry: &LogEntry, campaign: &CampaignInfo, file: &str, f: PostFormat) -> String {
     let who = match &entry.actor {
@@ -121,8 +177,20 @@ pub fn post(entry: &LogEntry, campaign: &CampaignInfo, file: &str, f: PostFormat
         EventKind::Permission => "changes who may type in dice".into(),
         EventKind::Undo => "takes actions back".into(),
         EventKind::Correction => "corrects the table".into(),
+        EventKind::Post => "posts".into(),
+    };
+    let talk = entry.items.iter().find_map(|i| match i.body() {
+        Some(Body::Post { post }) => Some(post),
+        _ => None,
+    });
+    let who = match talk.and_then(|p| p.character_name.as_ref()) {
+        Some(name) => format!("{name} ({who})"),
+        None => who,
     };
     let mut out = vec![format!("{} — {} ({} #{})", f.bold(&who), f.italic(&what), campaign.name, entry.seq)];
+    if let Some(p) = talk {
+        out.push(markup(&p.text, f));
+    }
     let params: Vec<String> = entry
         .items
         .iter()

@@ -100,6 +100,7 @@ pub fn entry(e: &LogEntry) -> String {
         EventKind::Permission => format!("#{} table permission changed by {who}", e.seq),
         EventKind::Undo => format!("#{} undo by {who}", e.seq),
         EventKind::Correction => format!("#{} correction by {who}", e.seq),
+        EventKind::Post => format!("#{} post by {who}", e.seq),
     };
     let heading = match e.voided_by {
         Some(by) => format!("{heading}   [voided: undone by #{by}]"),
@@ -128,6 +129,20 @@ pub fn entry(e: &LogEntry) -> String {
                 lines.push(format!("  roll {label}{}", roll.summary()));
             }
             (Some(Body::Say { text }), _) => lines.push(format!("  » {text}")),
+            (Some(Body::Post { post }), _) => {
+                let speaker = post.character_name.as_deref().map(|n| format!("{n}: ")).unwrap_or_default();
+                let to = match &post.to {
+                    crate::talk::Audience::Everyone => String::new(),
+                    crate::talk::Audience::Gm => " [to the GM]".into(),
+                    crate::talk::Audience::Player(p) => format!(" [whisper: {p}]"),
+                };
+                let edit = post.edits.map(|n| format!(" [edits #{n}]")).unwrap_or_default();
+                for (k, line) in post.text.lines().enumerate() {
+                    let head = if k == 0 { speaker.clone() } else { String::new() };
+                    let tail = if k == 0 { format!("{to}{edit}") } else { String::new() };
+                    lines.push(format!("  \" {head}{line}{tail}"));
+                }
+            }
             (Some(Body::Change { change: c }), _)
                 if !matches!(c, Change::Rules { .. })
                     && (!matches!(c, Change::Setting { .. }) || e.kind != EventKind::Created) =>

@@ -12,7 +12,11 @@
 //! - `import` resolves only the plugin's own script files, by name — never `../`, an absolute
 //!   path, or anything on disk; each module is compiled once and kept, and an import that
 //!   comes back to a module still being loaded is refused with the chain (a cycle can never
-//!   recurse).
+//!   recurse);
+//! - [`compile_renamed`] renames identifiers only at the exact places it is given, and only
+//!   when they are spelled as expected, while the tokenizer reads the text: strings, comments
+//!   and every other token stay as written, and every position is the one in the text (house
+//!   rules' `original(…)` calls use it).
 //!
 //! Rhai's limits bound values and calls, not what one native call allocates (`s.replace(x, s)`
 //! on a large string, say). That is why scripts run in a separate worker process whose memory,
@@ -21,7 +25,10 @@
 use rhai::packages::{
     BasicArrayPackage, BasicMapPackage, BasicMathPackage, CorePackage, LogicPackage, MoreStringPackage, Package,
 };
-use rhai::{Dynamic, Engine, EvalAltResult, Module, ModuleResolver, Position, Scope, Shared};
+use rhai::{
+    Dynamic, Engine, EvalAltResult, Module, ModuleResolver, ParseError, Position, Scope, Shared, Token, TokenizeState,
+    AST,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -106,6 +113,9 @@ pub fn never_stop() -> Stop {
 
 thread_local! {
     static LOG: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// The renames [`compile_renamed`] applies on this thread while it compiles: (line, column)
+    /// → (spelled, becomes). Empty at every other time.
+    static RENAMES: RefCell<HashMap<(usize, usize), (String, String)>> = RefCell::new(HashMap::new());
 }
 
 /// The token `on_progress` returns when the stop fires.
@@ -159,11 +169,99 @@ pub fn engine(limits: &Limits, files: Arc<ScriptFiles>, stop: Stop) -> Engine {
     // The core package's sleep would hold the worker without doing any work.
     engine.register_fn("sleep", |_: rhai::INT| -> Result<(), Box<EvalAltResult>> { Err(NO_SLEEP.into()) });
     engine.register_fn("sleep", |_: rhai::FLOAT| -> Result<(), Box<EvalAltResult>> { Err(NO_SLEEP.into()) });
+    register_original(&mut engine);
     engine.set_module_resolver(PluginFiles { files, loaded: Mutex::default() });
+    // Rhai marks the token mapper as an API that may change, not as one going away.
+    #[allow(deprecated)]
+    engine.on_parse_token(rename_token);
     engine
 }
 
+/// One identifier to rename while compiling: `from` at `line`:`column` becomes `to`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rename {
+    pub line: usize,
+    pub column: usize,
+    pub from: String,
+    pub to: String,
+}
+
+/// Compiles `text` on `engine` (built by [`engine`]) with the identifiers at the given places
+/// renamed as the tokenizer reads them. A token is renamed only at a listed place and only
+/// when it is the identifier listed there, so nothing else in the text can be affected.
+pub fn compile_renamed(engine: &Engine, text: &str, renames: &[Rename]) -> Result<AST, ParseError> {
+    /// Empties the renames again, however compiling ends.
+    struct Clear;
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            RENAMES.with(|r| r.borrow_mut().clear());
+        }
+    }
+    RENAMES.with(|r| {
+        *r.borrow_mut() =
+            renames.iter().map(|n| ((n.line, n.column), (n.from.clone(), n.to.clone()))).collect::<HashMap<_, _>>()
+    });
+    let _clear = Clear;
+    engine.compile(text)
+}
+
+/// The token mapper of every engine: passes tokens through, except the identifiers
+/// [`compile_renamed`] is renaming on this thread.
+fn rename_token(token: Token, pos: Position, _: &TokenizeState) -> Token {
+    let (Token::Identifier(name), Some(line), Some(column)) = (&token, pos.line(), pos.position()) else {
+        return token;
+    };
+    let renamed = RENAMES.with(|r| match r.borrow().get(&(line, column)) {
+        Some((from, to)) if from.as_str() == name.as_str() => Some(to.clone()),
+        _ => None,
+    });
+    match renamed {
+        Some(to) => Token::Identifier(Box::new(to.into())),
+        None => token,
+    }
+}
+
 const NO_SLEEP: &str = "sleep is not available to rules: a rule cannot wait";
+
+/// What `original` is, for the editor definitions (`houserule definitions`).
+const ORIGINAL_DOC: &[&str] = &[
+    "/// Inside a house-rule function that replaces a ruleset function (same name, same number of",
+    "/// parameters): calls the ruleset's function it replaces, with the same number of arguments,",
+    "/// and returns what it returns. `fn exploit_weakness_cost() { original() - 2 }` makes an",
+    "/// ability 2 cheaper than the ruleset says, whatever the ruleset says. Anywhere else it is",
+    "/// refused when the rules load.",
+];
+
+/// Registers `original` with 0 to 6 arguments: its documentation, and a clear refusal for a
+/// call that reaches it. A house rule's own `original(…)` calls never do: they are renamed to
+/// the function they wrap as the rule compiles (see `plugin::wrap`), and every other call
+/// written out is refused at load; only a name built at run time for `Fn` ends here.
+fn register_original(engine: &mut Engine) {
+    macro_rules! original {
+        ($($arg:ident),*) => {
+            rhai::FuncRegistration::new("original")
+                .with_params_info([$(concat!(stringify!($arg), ": ?"),)* "?"])
+                .with_comments(ORIGINAL_DOC)
+                .register_into_engine(engine, |$(_: original!(@dynamic $arg)),*| -> Refusal {
+                    Err(NO_ORIGINAL.into())
+                });
+        };
+        (@dynamic $arg:ident) => { Dynamic };
+    }
+    original!();
+    original!(a);
+    original!(a, b);
+    original!(a, b, c);
+    original!(a, b, c, d);
+    original!(a, b, c, d, e);
+    original!(a, b, c, d, e, f);
+}
+
+/// What a call of `original` that reaches the engine returns.
+type Refusal = Result<Dynamic, Box<EvalAltResult>>;
+
+const NO_ORIGINAL: &str =
+    "original(…) calls the ruleset function a house-rule function replaces, and works only inside that function";
 
 fn log(line: String) {
     LOG.with(|l| {
@@ -295,6 +393,18 @@ mod tests {
         let engine = engine(&Limits::default(), fs, never_stop());
         let err = engine.run("import \"a\" as a; a::x()").unwrap_err().to_string();
         assert!(err.contains("a.rhai → b.rhai → a.rhai"), "the chain is shown: {err}");
+    }
+
+    #[test]
+    fn renames_touch_only_the_listed_identifier() {
+        let engine = engine(&Limits::default(), files(&[]), never_stop());
+        let text = "fn f() { 1 }\nfn g() { 2 }\n// f() in a comment\nlet s = \"f()\"; f() + s.len()";
+        let rename = |line, column, from: &str| Rename { line, column, from: from.into(), to: "g".into() };
+        let ast = compile_renamed(&engine, text, &[rename(4, 16, "f")]).unwrap();
+        assert_eq!(engine.eval_ast::<rhai::INT>(&ast).unwrap(), 2 + 3, "the call became g(); the string stayed f()");
+        let ast = compile_renamed(&engine, text, &[rename(4, 16, "s")]).unwrap();
+        assert_eq!(engine.eval_ast::<rhai::INT>(&ast).unwrap(), 1 + 3, "an identifier spelled otherwise is left");
+        assert_eq!(engine.eval::<rhai::INT>(text).unwrap(), 1 + 3, "after compiling, nothing is renamed any more");
     }
 
     #[test]

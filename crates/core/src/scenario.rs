@@ -62,6 +62,14 @@ pub struct Step {
     /// The action to take; a step without one only checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub act: Option<String>,
+    /// Instead of acting, ask the odds of this action with `params` (nothing is rolled or
+    /// kept); `chances` are the chances expected line by line, `refused` a refusal's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub odds: Option<String>,
+    /// The chance each odds line must show (to 3 decimal places); for a line without a
+    /// target, its average.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chances: Vec<f64>,
     /// `gm` (default) or `player:NAME`.
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,

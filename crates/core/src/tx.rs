@@ -324,6 +324,18 @@ impl Tx {
         self.push(Item::new(Body::Result { value }, visibility, owner, None), 0)
     }
 
+    /// Adds a post someone wrote, readable as `visibility` (and `owner`) says; its text counts
+    /// as narration.
+    pub fn post(
+        &mut self,
+        post: crate::talk::Post,
+        visibility: Visibility,
+        owner: Option<String>,
+    ) -> Result<(), TxError> {
+        let n = post.text.len();
+        self.push(Item::new(Body::Post { post }, visibility, owner, None), n)
+    }
+
     /// Makes the items a script's transaction produced (in the sandbox worker, from the same
     /// table and dice) part of this transaction. Only the bodies are taken: each change is
     /// applied and checked here and its visibility derived from this table; each roll is
@@ -342,6 +354,7 @@ impl Tx {
                 Some(Body::Say { text }) => self.say(text, item.visibility, item.owner)?,
                 Some(Body::Result { value }) => self.record_result(value)?,
                 Some(Body::Param { .. }) => {}
+                Some(Body::Post { .. }) => return Err(rule("a script cannot write a post: posts are people's")),
                 None => return Err(rule("the sandbox returned an item without a body")),
             }
         }

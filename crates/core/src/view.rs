@@ -197,6 +197,14 @@ pub struct LogEntry {
     pub voided_by: Option<u64>,
 }
 
+impl LogEntry {
+    /// A post its viewer may not read (a whisper to someone else): logs leave it out
+    /// altogether, so nothing of it reaches them, not even that it was written.
+    pub fn is_unread_post(&self) -> bool {
+        self.kind == EventKind::Post && self.items.is_empty()
+    }
+}
+
 /// An event as `role` may see it.
 pub fn log_entry(header: &Header, items: &[Item], hash: &str, role: &Role) -> LogEntry {
     let items = items
@@ -247,6 +255,9 @@ pub struct ActionForm {
     pub group: Option<String>,
     pub who: Vec<Permit>,
     pub params: Vec<ParamForm>,
+    /// The rules can say the chance of success before rolling (the `odds` call).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub odds: bool,
 }
 
 /// The actions `role` may take now, with their parameters and choices.
@@ -284,6 +295,7 @@ pub fn action_forms(manifest: &Manifest, table: &Table, role: &Role) -> Vec<Acti
                 group: a.group.clone(),
                 who: a.who.clone(),
                 params,
+                odds: a.odds.is_some(),
             }
         })
         .collect()

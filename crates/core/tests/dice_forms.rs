@@ -338,12 +338,28 @@ fn forms_without_exact_odds_are_simulated_and_follow_the_dice() {
     let (walked, lost) = walk("3d4!kh2", H, 12);
     assert!(lost < 1e-3);
     chi_square("3d4!kh2", H, &walked, 30_000);
-    let (walked, _) = walk("{1d6, 1d8}kh1", H, 4);
-    chi_square("{1d6, 1d8}kh1", H, &walked, 30_000);
-    let o = odds::odds(&dice::parse("{1d6, 1d8}kh1").unwrap());
-    let (lo, hi) = o.interval(5).expect("a simulation has an interval");
-    let truth: f64 = walked.iter().filter(|(v, _)| **v >= 5).map(|(_, p)| p).sum();
+    // Keeping two of three rolls is simulated; its interval holds the truth.
+    let (walked, _) = walk("{1d6, 1d8, 1d4}kh2", H, 4);
+    chi_square("{1d6, 1d8, 1d4}kh2", H, &walked, 30_000);
+    let o = odds::odds(&dice::parse("{1d6, 1d8, 1d4}kh2").unwrap());
+    let (lo, hi) = o.interval(9).expect("a simulation has an interval");
+    let truth: f64 = walked.iter().filter(|(v, _)| **v >= 9).map(|(_, p)| p).sum();
     assert!(lo <= truth && truth <= hi, "the 95% interval ({lo}, {hi}) should hold {truth}");
+}
+
+#[test]
+fn the_best_or_worst_of_several_rolls_is_exact() {
+    // A Savage Worlds trait die with its wild die: the better of two acing dice.
+    for (expr, limit) in
+        [("{1d6, 1d8}kh1", 4), ("{1d4!, 1d6!}kh1", 12), ("{1d6, 2d4}kl1", 4), ("{1d4, 1d6}kh1cs>=4", 4)]
+    {
+        let e = dice::parse(expr).unwrap();
+        assert_eq!(odds::odds(&e).method, Method::Exact, "{expr}");
+        exact_matches_walk(expr, H, limit, 2e-3);
+    }
+    // d8 and d6 both under 4: 3/8 · 3/6, so 4+ comes up 13 times in 16.
+    let o = odds::odds(&dice::parse("{1d8!, 1d6!}kh1").unwrap());
+    assert!((o.at_least(4) - 13.0 / 16.0).abs() < 1e-12, "{}", o.at_least(4));
 }
 
 #[test]

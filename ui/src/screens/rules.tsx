@@ -6,14 +6,17 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { toReport } from "../transport";
 import type { Store } from "../store";
-import type { Diagnostic, ErrorReport, HouseRulesState, ReloadReport } from "../contract";
-import type { RuleEditor } from "../editor";
+import type { Diagnostic, ErrorReport, HouseFunction, HouseRulesState, ReloadReport } from "../contract";
+import type { Problem, RuleEditor } from "../editor";
 import { Diagnostics } from "../ui/errors";
 
 type Selected = { type: "house"; name: string } | { type: "ruleset"; name: string } | { type: "new" };
 
 const TEMPLATE = `// A house rule. A function here replaces the ruleset's function with the same
-// name and number of parameters; pick a ruleset script on the left to see them.
+// name and number of parameters, and can call the one it replaces as original(…):
+//   fn exploit_weakness_cost() { original() - 2 }
+// The ruleset's README lists the moments you can hook (on_turn_start …): define one
+// here to act then. Pick a ruleset script on the left to see its functions.
 
 `;
 
@@ -21,6 +24,32 @@ interface Acted {
   kind: "saved" | "removed" | "unchanged";
   report: ReloadReport | null;
   name: string;
+  /** The saved file's functions that change nothing (a misspelt name, most likely). */
+  warnings: HouseFunction[];
+}
+
+/** What a house-rule function does, as its badge says it. */
+function effectBadge(fn: HouseFunction): { label: string; className: string; title: string } {
+  const hook = fn.hook ? ` (hook ${fn.hook})` : "";
+  switch (fn.effect) {
+    case "wraps":
+      return { label: "wraps", className: "badge replaces", title: `Replaces the ruleset's ${fn.name} and calls it as original(…)${hook}` };
+    case "replaces":
+      return { label: fn.hook ? "hook" : "replaces", className: "badge replaces", title: `Replaces the ruleset's ${fn.name}${hook}` };
+    case "adds":
+      return { label: fn.hook ? "hook" : "new", className: "badge new", title: `A new function that the rules call${hook}` };
+    default:
+      return { label: "unused", className: "badge spent", title: fn.warning ?? "Nothing calls this function" };
+  }
+}
+
+/** The warnings of one house-rule file, as the editor marks them. */
+function warningsOf(r: HouseRulesState | null, name: string): HouseFunction[] {
+  return (r?.files.find((f) => f.name === name)?.functions ?? []).filter((fn) => !!fn.warning);
+}
+
+function asProblems(warnings: HouseFunction[]): Problem[] {
+  return warnings.map((fn) => ({ line: fn.line, column: fn.column, message: fn.warning ?? "", severity: "warning" }));
 }
 
 export function HouseRules({ store }: { store: Store }) {
@@ -39,7 +68,7 @@ export function HouseRules({ store }: { store: Store }) {
   const editor = useRef<RuleEditor | null>(null);
   const saveRef = useRef<() => void>(() => {});
   // What the editor should show once it has loaded (the file list may arrive first).
-  const pending = useRef<{ text: string; readOnly: boolean }>({ text: TEMPLATE, readOnly: false });
+  const pending = useRef<{ text: string; readOnly: boolean; problems: Problem[] }>({ text: TEMPLATE, readOnly: false, problems: [] });
 
   async function load(): Promise<HouseRulesState | null> {
     try {
@@ -69,6 +98,7 @@ export function HouseRules({ store }: { store: Store }) {
         onSave: () => saveRef.current(),
       });
       editor.current.setText(pending.current.text, pending.current.readOnly);
+      editor.current.showProblems(pending.current.problems);
       setEditorReady(true);
     });
     return () => {
@@ -95,9 +125,11 @@ export function HouseRules({ store }: { store: Store }) {
       body = initialText ?? TEMPLATE;
       setName(freshName(r));
     }
+    const problems = next.type === "house" ? asProblems(warningsOf(r, next.name)) : [];
     setText(body);
-    pending.current = { text: body, readOnly };
+    pending.current = { text: body, readOnly, problems };
     editor.current?.setText(body, readOnly);
+    editor.current?.showProblems(problems);
     setDirty(false);
   }
 
@@ -122,11 +154,11 @@ export function HouseRules({ store }: { store: Store }) {
     setOutcome(null);
     try {
       const report = await store.call("save_house_rule", { name: fileName, text: body });
-      setOutcome({ kind: report ? "saved" : "unchanged", report, name: fileName });
-      editor.current?.showProblems([]);
       setDirty(false);
       if (report) store.noteReload(report);
-      await load();
+      const warnings = warningsOf(await load(), fileName);
+      setOutcome({ kind: report ? "saved" : "unchanged", report, name: fileName, warnings });
+      editor.current?.showProblems(asProblems(warnings));
       setSelected({ type: "house", name: fileName });
       setName(fileName);
     } catch (e) {
@@ -150,7 +182,7 @@ export function HouseRules({ store }: { store: Store }) {
       if (report) store.noteReload(report);
       const r = await load();
       select({ type: "new" }, r);
-      setOutcome({ kind: "removed", report, name: selected.name });
+      setOutcome({ kind: "removed", report, name: selected.name, warnings: [] });
     } catch (e) {
       setError(toReport(e));
     } finally {
@@ -182,14 +214,19 @@ export function HouseRules({ store }: { store: Store }) {
               </button>
               {f.functions.length > 0 && (
                 <ul class="fn-list">
-                  {f.functions.map((fn) => (
-                    <li key={`${fn.name}/${fn.arity}`} class="small">
-                      <code>
-                        {fn.name}({fn.arity})
-                      </code>{" "}
-                      <span class={fn.replaces ? "badge replaces" : "badge new"}>{fn.replaces ? "replaces" : "new"}</span>
-                    </li>
-                  ))}
+                  {f.functions.map((fn) => {
+                    const badge = effectBadge(fn);
+                    return (
+                      <li key={`${fn.name}/${fn.arity}`} class="small">
+                        <code>
+                          {fn.name}({fn.arity})
+                        </code>{" "}
+                        <span class={badge.className} title={badge.title}>
+                          {badge.label}
+                        </span>
+                      </li>
+                    );
+                  })}
                 </ul>
               )}
             </li>
@@ -323,6 +360,21 @@ export function HouseRules({ store }: { store: Store }) {
                   {outcome.report && <p class="muted small">Reload #{outcome.report.seq} · rules digest {outcome.report.digest.slice(0, 12)}</p>}
                 </>
               )}
+            </div>
+          )}
+          {outcome && outcome.warnings.length > 0 && (
+            <div class="notice refused" role="status">
+              <strong class="notice-title">Loaded, but {outcome.warnings.length === 1 ? "one function changes" : `${outcome.warnings.length} functions change`} nothing</strong>
+              <ul class="changed">
+                {outcome.warnings.map((w) => (
+                  <li key={`${w.name}/${w.arity}`}>
+                    <button type="button" class="linklike" onClick={() => editor.current?.goTo(w.line, w.column)}>
+                      {w.file}:{w.line}:{w.column}
+                    </button>{" "}
+                    {w.warning}
+                  </li>
+                ))}
+              </ul>
             </div>
           )}
         </div>

@@ -26,8 +26,21 @@ calls! {
     /// What the viewer sees now, in one call: the view, the action forms, and the log since
     /// `from` (without `from`, its newest page) — all as of the same event.
     Table "table" (TableSince) -> TableNow, Anyone;
+    /// The chance of success of an action with the parameters typed so far (nothing is rolled
+    /// or kept): for the forms whose rules can say it (`odds` on the form).
+    Odds "odds" (OddsOf) -> FormOdds, Anyone;
     /// Takes an action; the parameters go as typed, the engine parses them.
     Act "act" (Act) -> Acted, Anyone;
+    /// Writes a post: in or out of character, to everyone, to the GM, or a whisper between the
+    /// GM and one player (nobody else receives it, by any path).
+    Say "say" (Say) -> LogEntry, Anyone;
+    /// Replaces the text of one's own post while no action was taken since (the original stays
+    /// in the log).
+    EditPost "edit_post" (EditPost) -> LogEntry, Anyone;
+    /// Notes that the caller has read the log up to event `seq`; answers the mark kept.
+    MarkRead "mark_read" (ReadTo) -> u64, Anyone;
+    /// One log entry, as the caller sees it, as a forum post with its verify line.
+    ForumPost "forum_post" (ForumOf) -> String, Anyone;
     /// Takes back the latest action, or every action after event `to`; they stay in the log, voided.
     Undo "undo" (UndoTo) -> LogEntry, Gm;
     /// Sets a field, a pool count or a trait by hand, with the GM's reason.

@@ -9,10 +9,12 @@
 
 mod replies;
 
+use crate::campaign::FormOdds;
 use crate::invites::{Invite, NewInvite};
 use crate::reload::ReloadReport;
 use crate::Acted;
 use houserule_core::manifest::Manifest;
+use houserule_core::talk::PostDraft;
 use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
 use houserule_core::{ErrorCode, ErrorReport, Role};
 pub use replies::{HouseRuleText, HouseRulesState, Joined, RulesetChoice, TableNow};
@@ -274,6 +276,55 @@ pub struct Act {
     /// action, so the holder of the seed cannot foresee it (players' browsers must send it).
     #[serde(default)]
     pub entropy: Option<houserule_core::dice::Entropy>,
+    /// A post that carries the action (its text, speaker and audience), logged with it.
+    #[serde(default)]
+    pub post: Option<PostDraft>,
+}
+
+/// A post to write, as the caller (the GM may write as `as`, a player).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Say {
+    #[serde(default, rename = "as")]
+    pub role: Option<String>,
+    #[serde(flatten)]
+    pub draft: PostDraft,
+}
+
+/// A new text for one's own post `seq`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct EditPost {
+    #[serde(default, rename = "as")]
+    pub role: Option<String>,
+    pub seq: u64,
+    pub text: String,
+}
+
+/// How far the caller has read the log.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ReadTo {
+    pub seq: u64,
+}
+
+/// A log entry to turn into a forum post, and the markup (`markdown` or `bbcode`).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ForumOf {
+    pub seq: u64,
+    #[serde(default = "markdown")]
+    pub format: String,
+}
+
+fn markdown() -> String {
+    "markdown".into()
+}
+
+/// An action's form as it stands, for its odds.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct OddsOf {
+    #[serde(default, rename = "as")]
+    pub role: Option<String>,
+    pub action: String,
+    #[serde(default)]
+    pub params: Map<String, Value>,
 }
 
 /// Dice rolled by hand.

@@ -45,6 +45,9 @@ pub struct Joined {
     /// The campaign file, where the front end may show it.
     pub file: Option<PathBuf>,
     pub host: Host,
+    /// The last event this person has read up to (`mark_read`), if they have looked before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_read: Option<u64>,
 }
 
 /// What a viewer sees now: the view, the action forms and the log entries asked for, all as of

@@ -1,6 +1,7 @@
 //! Reading the log back: each entry checked against the commitments its hash covers before
-//! it is shown, redacted for the viewer, and marked with the undo that voided it. A page is a
-//! keyset read by sequence number: it costs the page, not the log.
+//! it is shown, redacted for the viewer, and marked with the undo that voided it; a post the
+//! viewer may not read is left out. A page is a keyset read by sequence number: it costs the
+//! page, not the log.
 
 use super::*;
 
@@ -23,7 +24,13 @@ impl Campaign {
         from: u64,
         mut each: impl FnMut(LogEntry) -> Result<(), StoreError>,
     ) -> Result<(), CampaignError> {
-        self.store.each_event(from.max(1), |row| each(log_entry(&row, &self.voided, role)?))?;
+        self.store.each_event(from.max(1), |row| {
+            let entry = log_entry(&row, &self.voided, role)?;
+            if entry.is_unread_post() {
+                return Ok(());
+            }
+            each(entry)
+        })?;
         Ok(())
     }
 
@@ -52,7 +59,10 @@ pub fn log_page(
 ) -> Result<Vec<LogEntry>, CampaignError> {
     let mut out = Vec::new();
     for row in store.page(from.max(1), before, limit)? {
-        out.push(log_entry(&row, voided, role)?);
+        let entry = log_entry(&row, voided, role)?;
+        if !entry.is_unread_post() {
+            out.push(entry);
+        }
     }
     Ok(out)
 }

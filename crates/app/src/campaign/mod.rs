@@ -10,7 +10,9 @@
 //! committed events, and no script ever runs in this process.
 
 mod log;
+mod odds;
 mod open;
+mod talk;
 
 use crate::checked;
 use crate::pinned::{self, Stored};
@@ -31,12 +33,14 @@ use houserule_core::{ErrorCode, ErrorReport, Limits, Role, Visibility};
 use indexmap::IndexMap;
 use log::check_items;
 pub use log::log_page;
+pub use odds::FormOdds;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+pub use talk::readers;
 
 /// Why a campaign could not be created or opened.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -418,10 +422,24 @@ impl Campaign {
         forced: Option<Vec<i64>>,
         entropy: Option<Entropy>,
     ) -> Result<Acted, ActError> {
+        self.act_posting(role, action, raw, forced, entropy, None)
+    }
+
+    /// As [`Campaign::act`], with a post that carries the action: it goes into the action's
+    /// event, committed with it or not at all.
+    pub fn act_posting(
+        &mut self,
+        role: &Role,
+        action: &str,
+        raw: &Map<String, Value>,
+        forced: Option<Vec<i64>>,
+        entropy: Option<Entropy>,
+        post: Option<&houserule_core::talk::PostDraft>,
+    ) -> Result<Acted, ActError> {
         let storage = |e: CampaignError| ActError::Storage(e.to_string());
         for _ in 1..WRITE_TRIES {
             self.catch_up().map_err(storage)?;
-            match self.act_once(role, action, raw, forced.clone(), entropy) {
+            match self.act_once(role, action, raw, forced.clone(), entropy, post) {
                 Err(Attempt::Behind) => continue,
                 Err(Attempt::Failed(e)) => return Err(e),
                 Ok(acted) => return Ok(acted),
@@ -431,7 +449,7 @@ impl Campaign {
         // writers wait for it, so this one cannot fall behind again.
         self.store.begin_write().map_err(|e| storage(e.into()))?;
         let outcome = self.catch_up().map_err(storage).and_then(|_| {
-            self.act_once(role, action, raw, forced, entropy).map_err(|e| match e {
+            self.act_once(role, action, raw, forced, entropy, post).map_err(|e| match e {
                 Attempt::Failed(e) => e,
                 Attempt::Behind => ActError::Storage(format!(
                     "other programs kept writing to the campaign; the action was tried {WRITE_TRIES} times and not taken"
@@ -455,9 +473,17 @@ impl Campaign {
         raw: &Map<String, Value>,
         forced: Option<Vec<i64>>,
         entropy: Option<Entropy>,
+        post: Option<&houserule_core::talk::PostDraft>,
     ) -> Result<Acted, Attempt> {
         let manifest = self.rules.manifest.clone();
         let params = action::check(&manifest, &self.table, role, action, raw)?;
+        let post = post.map(|d| d.post(role, &self.table)).transpose().map_err(|e| {
+            ActError::Param(houserule_core::params::ParamError {
+                param: "post".into(),
+                message: e.to_string(),
+                rule: None,
+            })
+        })?;
         let dice = self.dice(forced, entropy)?;
         let calls = action::calls(&manifest, action, &params)?;
         let id = TableId { campaign: self.token, seq: self.head.0 };
@@ -465,6 +491,9 @@ impl Campaign {
         let mut tx = action::begin(&manifest, &self.table, role, action, &params, dice, &self.rules.limits)?;
         tx.replay(reply.items).map_err(ActError::from_tx)?;
         tx.finish_dice().map_err(ActError::Dice)?;
+        if let Some((post, visibility, owner)) = post {
+            tx.post(post, visibility, owner).map_err(ActError::from_tx)?;
+        }
         let staged = Staged { tx, result: reply.result, log: reply.log };
         let result = staged.result.clone();
         let log = staged.log.clone();
@@ -475,6 +504,7 @@ impl Campaign {
                 CampaignError::Store(s) => Attempt::Failed(ActError::Storage(s.to_string())),
                 other => Attempt::Failed(ActError::Rejected(other.to_string())),
             })?;
+        self.rules.committed(id);
         let entry = view::log_entry(&header, &items, &hex::encode(self.head.1), role);
         Ok(Acted { event: entry, result, script_log: log })
     }
@@ -580,6 +610,7 @@ impl Campaign {
             changed,
             digest,
             settings,
+            house: self.rules.house_functions().to_vec(),
         }))
     }
 

@@ -1,14 +1,17 @@
 //! Engine integration tests: one binary, one module per concern.
 
 mod checked;
+mod form_odds;
 mod fuzz_regressions;
 mod hooks;
 mod hostile;
 mod hot_reload;
+mod house_wrap;
 mod random_play;
 mod redaction;
 mod sandboxed;
 mod support;
+mod talk;
 mod tampering;
 mod transactions;
 mod undo;

@@ -1,4 +1,5 @@
-//! One redaction, everywhere: random play on every bundled ruleset, and for every player
+//! One redaction, everywhere: random play on every bundled ruleset — actions, and posts to
+//! everyone, to the GM and whispered, some carrying an action — and for every player
 //! everything that player can receive — their view, their log, the answers to their own calls
 //! (results and refusals), the events pushed to them, the forum posts anyone may read, and a
 //! `share --for` copy of the file — must hold none of the values the rules keep from them.
@@ -56,11 +57,14 @@ fn knowledge(
     tables: &[Table],
     items: &[houserule_core::event::Item],
     manifest: &Value,
+    actors: &Value,
     viewer: &Role,
 ) -> (BTreeSet<String>, BTreeMap<String, String>) {
     let (mut seen, mut hidden) = (BTreeSet::new(), BTreeMap::new());
-    // The ruleset itself is public: words it uses, as values or as names, are no secret.
+    // The ruleset itself is public: words it uses, as values or as names, are no secret; so
+    // are who acted and when (event headers: `actors`).
     leaves(manifest, &mut seen);
+    leaves(actors, &mut seen);
     names(manifest, &mut seen);
     let mut put = |vis: Visibility, owner: Option<&str>, v: &Value, place: &dyn Fn() -> String| {
         if viewer.sees(vis, owner) {
@@ -166,11 +170,32 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
             let _ = app.call(caller, Call::read("undo", json!({})).unwrap(), None);
             continue;
         }
+        // Table talk: a post with a word made up here, to everyone, to the GM, or whispered.
+        let post = (dice.below(3) == 0).then(|| {
+            let to = match (caller.role.is_gm(), dice.below(3)) {
+                (_, 0) => "everyone".to_string(),
+                (true, 1) => "gm".to_string(),
+                (true, _) => format!("player:{}", PLAYERS[dice.below(PLAYERS.len())]),
+                (false, _) => "gm".to_string(),
+            };
+            json!({"text": format!("I say zq{:06x} to {to}", dice.below(1 << 24)), "to": to})
+        });
         let forms: Vec<ActionForm> =
             serde_json::from_value(app.call(caller, Call::read("actions", json!({})).unwrap(), None).unwrap()).unwrap();
-        let Some((action, params)) = random_action(&forms, &mut dice) else { continue };
+        let picked = random_action(&forms, &mut dice);
+        if let (Some(post), true) = (&post, picked.is_none() || dice.below(2) == 0) {
+            let answer = app.call(caller, Call::read("say", post.clone()).unwrap(), None);
+            if who < players.len() {
+                received[who].0.push(answer.unwrap_or_else(|e| serde_json::to_value(e).unwrap()));
+            }
+            continue;
+        }
+        let Some((action, params)) = picked else { continue };
         // Entropy from the test's own generator, as a browser would send it: a failure replays.
-        let act = json!({"action": action, "params": params, "entropy": entropy(&mut dice)});
+        let mut act = json!({"action": action, "params": params, "entropy": entropy(&mut dice)});
+        if let Some(post) = post {
+            act["post"] = post; // the post carries the action
+        }
         let answer = app.call(caller, Call::read("act", act).unwrap(), None);
         if who < players.len() {
             received[who].0.push(match answer {
@@ -185,17 +210,24 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
     // The GM's raw truth: the table and every stored item.
     let c = houserule_app::Campaign::open(&file).unwrap();
     let (mut items, mut tables, mut table) = (vec![], vec![], Table::default());
+    let mut actors = vec![];
     c.store()
         .each_event(1, |row| {
+            actors.push(json!(row.parse_header()?.actor));
             let these = row.parse_items()?;
             houserule_core::event::fold(&mut table, &these).unwrap();
             tables.push(table.clone());
+            let private_posts = these
+                .iter()
+                .filter(|i| matches!(i.body, Some(Body::Post { .. })) && i.visibility != Visibility::Public)
+                .count();
+            WHISPERS.fetch_add(private_posts, std::sync::atomic::Ordering::Relaxed);
             items.extend(these);
             Ok(())
         })
         .unwrap();
     assert_eq!(&table, c.table(), "the fold of every event is the table");
-    let pushed: Vec<Value> = events.try_iter().map(|e| serde_json::to_value(e).unwrap()).collect();
+    let pushed: Vec<houserule_app::front::AppEvent> = events.try_iter().collect();
     let public_posts: Vec<Value> = c
         .log(&Role::Public, 1)
         .unwrap()
@@ -205,7 +237,7 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
     let mut failures = vec![];
     for (i, player) in players.iter().enumerate() {
         let manifest = serde_json::to_value(&*c.rules().manifest).unwrap();
-        let (_, secrets) = knowledge(&tables, &items, &manifest, &player.role);
+        let (_, secrets) = knowledge(&tables, &items, &manifest, &json!(actors), &player.role);
         let r = &mut received[i];
         r.0.push(app.call(player, Call::read("view", json!({})).unwrap(), None).unwrap());
         r.0.push(app.call(player, Call::read("log", json!({"limit": 2000})).unwrap(), None).unwrap());
@@ -215,7 +247,23 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
             let text = app.call_text(player, Call::read(method, params).unwrap(), None).unwrap();
             r.0.push(serde_json::from_str(&text).unwrap());
         }
-        r.0.extend(pushed.iter().cloned());
+        // What the server would push to this player.
+        r.0.extend(
+            pushed
+                .iter()
+                .filter(|e| match e {
+                    houserule_app::front::AppEvent::Session { event } => event.may_reach(&player.role),
+                    _ => true,
+                })
+                .map(|e| serde_json::to_value(e).unwrap()),
+        );
+        // Each of their own log entries as a forum post.
+        for entry in
+            app.call(player, Call::read("log", json!({"limit": 2000})).unwrap(), None).unwrap().as_array().unwrap()
+        {
+            let seq = entry["seq"].as_u64().unwrap();
+            r.0.push(app.call(player, Call::read("forum_post", json!({"seq": seq})).unwrap(), None).unwrap());
+        }
         r.0.extend(public_posts.iter().cloned());
         let copy = dir.join(format!("{ruleset}-{seed}-{}.houserule", PLAYERS[i]));
         share(&file, &copy, Some(&player.role)).unwrap();
@@ -265,7 +313,12 @@ fn no_player_receives_what_the_rules_keep_from_them() {
     assert!(failures.is_empty(), "players received what the rules keep from them:\n{}", failures.join("\n"));
     let taken = PLAYER_ACTIONS.load(std::sync::atomic::Ordering::Relaxed);
     assert!(taken >= 100, "the players really played (only {taken} of their actions were taken)");
+    let whispers = WHISPERS.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(whispers >= 50, "whispers and words to the GM were really written (only {whispers})");
 }
+
+/// Posts not everyone may read, so the test cannot pass by writing none.
+static WHISPERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Actions the players took (not refused), so the test cannot pass by refusing them all.
 static PLAYER_ACTIONS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -288,7 +341,7 @@ fn a_planted_leak_is_caught() {
     .unwrap();
     let c = houserule_app::Campaign::open(&file).unwrap();
     let ann = Role::Player("ann".into());
-    let (_, secrets) = knowledge(std::slice::from_ref(c.table()), &[], &json!({}), &ann);
+    let (_, secrets) = knowledge(std::slice::from_ref(c.table()), &[], &json!({}), &json!([]), &ann);
     assert!(secrets.contains_key("zq00c0de"), "the GM's note is a secret from ann: {secrets:?}");
     let honest = Received(vec![serde_json::to_value(c.view(&ann)).unwrap()]);
     assert!(honest.leaks(&secrets).is_empty(), "ann's own view holds no secret");

@@ -8,7 +8,7 @@ use houserule_app::folders;
 use houserule_app::reload::ReloadError;
 use houserule_app::session::{diagnostics, RuleFolders, Session, SessionEvent};
 use houserule_app::Campaign;
-use houserule_core::plugin::HOUSE_SETTINGS;
+use houserule_core::plugin::{HouseEffect, HouseFunction, HOUSE_SETTINGS};
 use houserule_core::{ErrorCode, Role};
 use std::path::{Path, PathBuf};
 
@@ -48,9 +48,8 @@ pub fn list(json: bool, file: &Path) -> Outcome {
     }
     for f in &listing.files {
         crate::say!("{} ({} bytes)", f.name, f.bytes);
-        for func in &f.functions {
-            let what = if func.replaces { "replaces the ruleset's" } else { "adds" };
-            crate::say!("  {what} {}({} parameter{})", func.name, func.arity, if func.arity == 1 { "" } else { "s" });
+        for line in describe(&f.functions) {
+            crate::say!("  {line}");
         }
     }
     for (k, v) in &listing.settings {
@@ -79,7 +78,48 @@ pub fn export(json: bool, file: &Path, dir: &Path) -> Outcome {
     Ok(true)
 }
 
-fn print_reload(json: bool, report: Option<houserule_app::reload::ReloadReport>) {
+/// What each house-rule function does, a line each, with its warning (if any) after it.
+fn describe(functions: &[HouseFunction]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for f in functions {
+        lines.push(what_it_does(f));
+        if let Some(w) = f.warning_text() {
+            lines.push(format!("  {w}"));
+        }
+    }
+    lines
+}
+
+/// One line: what a house-rule function does to the rules.
+fn what_it_does(f: &HouseFunction) -> String {
+    let sig = format!("{}({} parameter{})", f.name, f.arity, if f.arity == 1 { "" } else { "s" });
+    let hook = f.hook.as_deref();
+    let moment = hook.is_some_and(|h| h == f.name || h.ends_with('*'));
+    match (f.effect, hook) {
+        (HouseEffect::Wraps, Some(h)) if !moment => {
+            format!("wraps the ruleset's {sig} (the {h} hook), calling it as original(…)")
+        }
+        (HouseEffect::Wraps, _) => format!("wraps the ruleset's {sig}, calling it as original(…)"),
+        (HouseEffect::Replaces, Some(_)) if moment => format!("hooks into {sig}"),
+        (HouseEffect::Replaces, Some(h)) => format!("replaces the ruleset's {sig}, the {h} hook"),
+        (HouseEffect::Replaces, None) => format!("replaces the ruleset's {sig}"),
+        (HouseEffect::Adds, Some(h)) => format!("adds {sig}, which the ruleset calls by name ({h})"),
+        (HouseEffect::Adds, None) => format!("adds {sig}"),
+        (HouseEffect::Unused, _) => format!("adds {sig}, which nothing calls"),
+    }
+}
+
+/// Says what each function of the house rules now in force does (they come file by file).
+fn print_functions(functions: &[HouseFunction]) {
+    for f in functions {
+        crate::say!("  {}: {}", f.file, what_it_does(f));
+        if let Some(w) = f.warning_text() {
+            crate::say!("    {w}");
+        }
+    }
+}
+
+fn print_reload(json: bool, report: Option<houserule_app::reload::ReloadReport>, functions: &[HouseFunction]) {
     if json {
         output::json(&Reloaded { report });
         return;
@@ -91,6 +131,7 @@ fn print_reload(json: bool, report: Option<houserule_app::reload::ReloadReport>)
             for (k, v) in &r.settings {
                 crate::say!("  setting {k} = {}", houserule_core::render::value(v));
             }
+            print_functions(functions);
         }
     }
 }
@@ -99,7 +140,7 @@ pub fn import(json: bool, file: &Path, dir: &Path) -> Outcome {
     let mut c = super::campaign::open(file)?;
     let house = folders::read_house_rules(dir, c.rules().limits.max_script_bytes).map_err(folder_failure)?;
     let report = c.reload(Some(&Role::Gm), None, Some(house)).map_err(reload_failure)?;
-    print_reload(json, report);
+    print_reload(json, report, c.rules().house_functions());
     Ok(true)
 }
 
@@ -115,7 +156,7 @@ pub fn remove(json: bool, file: &Path, name: &str) -> Outcome {
         return Err(Failure::new(ErrorCode::BadRequest, format!("{} has no house rule '{name}'", file.display())));
     }
     let report = c.reload(Some(&Role::Gm), None, Some(house)).map_err(reload_failure)?;
-    print_reload(json, report);
+    print_reload(json, report, c.rules().house_functions());
     Ok(true)
 }
 
@@ -170,7 +211,9 @@ pub fn watch(
                     crate::say!("save a file to reload; Ctrl-C to stop");
                 }
                 SessionEvent::Reloaded { report } => {
-                    crate::say!("reloaded (event #{}): {}", report.seq, report.changed.join(", "))
+                    crate::say!("reloaded (event #{}): {}", report.seq, report.changed.join(", "));
+                    let functions = session.campaign().rules().house_functions().to_vec();
+                    print_functions(&functions);
                 }
                 SessionEvent::ReloadFailed { problems } => {
                     crate::say!("not reloaded; the previous rules still apply:");

@@ -10,6 +10,7 @@ pub mod plugin;
 pub mod sharing;
 pub mod simulate;
 pub mod table;
+pub mod talk;
 
 use crate::output::Failure;
 use houserule_core::{ErrorCode, Role};

@@ -5,6 +5,7 @@ use crate::output::{self, Failure, Info, Posted};
 use crate::rulesets;
 use houserule_app::share::{share as write_copy, ShareError, SharedCopy};
 use houserule_app::{Campaign, CampaignError};
+use houserule_core::event::EventKind;
 use houserule_core::post::{post as render_post, PostFormat};
 use houserule_core::{render, ErrorCode, Role};
 use std::path::Path;
@@ -74,8 +75,10 @@ pub fn post(json: bool, file: &Path, event: Option<u64>, format: &str) -> Outcom
         None => entries
             .iter()
             .rev()
-            .find(|e| e.kind == houserule_core::event::EventKind::Action)
-            .ok_or_else(|| Failure::new(ErrorCode::BadRequest, format!("{} has no action yet", file.display())))?,
+            .find(|e| matches!(e.kind, EventKind::Action | EventKind::Post) && !e.items.is_empty())
+            .ok_or_else(|| {
+                Failure::new(ErrorCode::BadRequest, format!("{} has no action or post yet", file.display()))
+            })?,
     };
     let text = render_post(entry, &info, &file.display().to_string(), format);
     if json {

@@ -12,7 +12,6 @@ use super::attempts::Attempts;
 use super::Server;
 use houserule_app::calls::{Call, Caller, Host, Join};
 use houserule_app::front::AppEvent;
-use houserule_app::session::SessionEvent;
 use houserule_core::{ErrorCode, ErrorReport, Role};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -130,15 +129,14 @@ pub fn handle(server: &Server, mut conn: Connection, message: Message) -> (Reply
     (reply, conn)
 }
 
-/// The event as this connection may receive it: rule errors and watch notices are the GM's.
+/// The event as this connection may receive it: rule errors and watch notices are the GM's,
+/// and a post only its readers are told of (a whisper's other readers never learn it happened).
 pub fn event_for(conn: &Connection, event: AppEvent) -> Option<Reply> {
     let role = conn.role.as_ref()?;
-    let gm_only = matches!(
-        &event,
-        AppEvent::Session { event: SessionEvent::ReloadFailed { .. } | SessionEvent::Watching { .. } }
-    );
-    if gm_only && !role.is_gm() {
-        return None;
+    if let AppEvent::Session { event } = &event {
+        if !event.may_reach(role) {
+            return None;
+        }
     }
     Some(Reply::Event { event })
 }

@@ -5,8 +5,9 @@
 //! `min`/`max`, explosions of every kind (followed to the same depth limit as a roll, the
 //! chance of hitting it reported as `stopped`), success and failure counting, critical ranges
 //! and sorting (which change nothing), and keep/drop over identical dice (an order-statistics
-//! recurrence); and groups that sum or count whole rolls. What is left — unique dice, keep/drop
-//! of dice that explode into dice of their own, keep/drop of several rolls, or a computation
+//! recurrence); and groups that sum or count whole rolls or keep the best (or worst) one of
+//! them (a Savage Worlds trait die with its wild die). What is left — unique dice, keep/drop
+//! of dice that explode into dice of their own, keeping several of a group's rolls, or a computation
 //! over its work budget — is simulated from a fixed seed, so the same expression always gets
 //! the same answer. Probabilities below 1e-18 are pruned from the tails.
 
@@ -161,7 +162,12 @@ impl Budget {
 
 /// The exact distribution of an expression's total, or `None` where it must be simulated.
 pub fn exact(expr: &Expr) -> Option<Dist> {
-    node(&expr.root, &mut Budget(0))
+    exact_within(expr, WORK_LIMIT)
+}
+
+/// [`exact`] within `limit` elementary steps (at most [`WORK_LIMIT`]).
+pub fn exact_within(expr: &Expr, limit: u64) -> Option<Dist> {
+    node(&expr.root, &mut Budget(WORK_LIMIT - limit.min(WORK_LIMIT)))
 }
 
 fn node(n: &Node, b: &mut Budget) -> Option<Dist> {
@@ -200,8 +206,15 @@ fn group(g: &Group, b: &mut Budget) -> Option<Dist> {
         d.counting = g.counting;
         return term(&d, b);
     }
-    if g.keep.is_some() {
-        return None;
+    if let Some(keep) = g.keep {
+        // Keeping one of several independent rolls: the highest (or lowest) of them, whose
+        // chances come from the product of their cumulative ones. Keeping more is simulated.
+        if keep.kept_of(g.items.len() as u32) != 1 {
+            return None;
+        }
+        let items = g.items.iter().map(|item| node(item, b)).collect::<Option<Vec<Dist>>>()?;
+        let kept = best_of(&items, keep.keeps_highest(), b)?;
+        return if g.counting.is_set() { kept.map(|v| g.counting.score(v).unwrap_or(v)) } else { Some(kept) };
     }
     let mut out = Dist::point(0);
     for item in &g.items {
@@ -209,6 +222,31 @@ fn group(g: &Group, b: &mut Budget) -> Option<Dist> {
         out = b.add(&out, &scores)?;
     }
     Some(out)
+}
+
+/// The distribution of the highest (`highest`) or lowest of independent rolls.
+fn best_of(items: &[Dist], highest: bool, b: &mut Budget) -> Option<Dist> {
+    let lo = items.iter().map(|d| d.lo).min()?;
+    let hi = items.iter().map(|d| d.lo + d.p.len() as i64 - 1).max()?;
+    if hi - lo > MAX_SPAN {
+        return None;
+    }
+    b.spend(items.len() as u64 * (hi - lo + 1) as u64)?;
+    // below(v): the chance a roll is at most v (highest) or at least v (lowest).
+    let reach = |d: &Dist, v: i64| -> f64 {
+        d.table().iter().filter(|(x, _)| if highest { *x <= v } else { *x >= v }).map(|(_, q)| q).sum()
+    };
+    let mut out = BTreeMap::new();
+    let mut before = 0.0;
+    let values: Vec<i64> = if highest { (lo..=hi).collect() } else { (lo..=hi).rev().collect() };
+    for v in values {
+        let all: f64 = items.iter().map(|d| reach(d, v)).product();
+        if all - before > 0.0 {
+            out.insert(v, all - before);
+        }
+        before = all;
+    }
+    Dist::from_map(out)
 }
 
 /// The chance of each face a die settles on, once its rerolls are done.
@@ -343,6 +381,11 @@ pub struct Odds {
 }
 
 impl Odds {
+    /// Exact odds from a distribution.
+    pub fn from_dist(d: Dist) -> Odds {
+        Odds { method: Method::Exact, stopped: (1.0 - d.mass()).max(0.0), table: d.table() }
+    }
+
     /// The chance the total is at least `target`.
     pub fn at_least(&self, target: i64) -> f64 {
         self.table.iter().filter(|(v, _)| *v >= target).map(|(_, p)| p).sum()
@@ -368,7 +411,7 @@ impl Odds {
 /// The odds of `expr`: exact where possible, else [`SAMPLES`] simulated rolls.
 pub fn odds(expr: &Expr) -> Odds {
     match exact(expr) {
-        Some(d) => Odds { method: Method::Exact, stopped: (1.0 - d.mass()).max(0.0), table: d.table() },
+        Some(d) => Odds::from_dist(d),
         None => simulate(expr, SAMPLES),
     }
 }

@@ -74,7 +74,9 @@ fn options(h: &Handle, opts: &Map) -> Fallible<RollOptions> {
             }
             "typed" => o.typed = v.as_bool().map_err(|_| "typed is true or false")?,
             other => {
-                return Err(format!("a roll has no option '{other}' (use label, visibility, owner, marks, typed)").into())
+                return Err(
+                    format!("a roll has no option '{other}' (use label, visibility, owner, marks, typed)").into()
+                )
             }
         }
     }

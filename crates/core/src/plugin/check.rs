@@ -1,9 +1,15 @@
-//! Compiling a ruleset and its house rules, and every check made before any of it runs.
+//! Compiling a ruleset and its house rules, and every check made before any of it runs: the
+//! imports, functions defined once, no host method hidden, `original` only where it has a
+//! function to call (see [`super::wrap`]), every moment the manifest lists defined and called,
+//! every function the manifest names present — and what each house-rule function does
+//! ([`super::report`]).
 
-use super::{missing_function, HouseFunction, HouseRule, PluginError, PluginSource, Problem, RulesInfo, MAX_FILES};
+use super::calls::{call_sites, CallSite, Form};
+use super::report::{self, HouseDef};
+use super::{missing_function, wrap, HouseRule, PluginError, PluginSource, Problem, RulesInfo, MAX_FILES};
 use crate::host;
 use crate::manifest::{Manifest, ManifestError};
-use crate::sandbox::{import_file, Limits};
+use crate::sandbox::{self, import_file, Limits};
 use crate::script_error::{FnFiles, ScriptError, ScriptErrorKind};
 use rhai::{ASTNode, Engine, Expr, Position, Stmt, AST};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -25,7 +31,7 @@ enum Role {
     Module,
 }
 
-fn problem(kind: ScriptErrorKind, file: &str, pos: Position, message: String) -> Problem {
+pub(super) fn problem(kind: ScriptErrorKind, file: &str, pos: Position, message: String) -> Problem {
     Problem::Script(ScriptError::new(kind, file, pos, message))
 }
 
@@ -106,15 +112,49 @@ pub(super) fn compile(
     let mut places: HashMap<String, (String, Position)> = HashMap::new();
     let mut ruleset_fns: HashMap<(String, usize), (String, Position)> = HashMap::new();
     let mut house_fns: HashMap<(String, usize), (String, Position)> = HashMap::new();
-    let mut house_functions = Vec::new();
+    let mut house_defs: Vec<HouseDef> = Vec::new();
+    let mut wrapping: BTreeSet<(String, usize)> = BTreeSet::new();
+    let mut sites: Vec<CallSite> = Vec::new();
+    let mut ruleset_sites: Vec<CallSite> = Vec::new();
     let mut merged: Option<AST> = None;
-    for (name, ast, role) in &asts {
+    // The ruleset's scripts come first, so every ruleset function is known before the first
+    // house rule is read.
+    for (name, ast, role) in &mut asts {
+        let found = call_sites(ast);
+        let mut defined: Vec<(String, usize, Position)> = ast
+            .iter_fn_def()
+            .map(|f| (f.name.to_string(), f.params.len(), f.body.start_position()))
+            .filter(|(n, ..)| !n.starts_with("anon$"))
+            .collect();
+        // In reading order (Rhai keeps a script's functions by hash).
+        defined.sort_by_key(|(.., pos)| (pos.line(), pos.position()));
+        wrap::check_reserved(name, &defined, &found, &mut problems);
+        match role {
+            Role::Module | Role::Merged => wrap::check_ruleset(name, &found, &mut problems),
+            Role::House => {
+                let wraps = wrap::house_wraps(name, &found, &ruleset_fns, &mut problems);
+                if !wraps.renames.is_empty() {
+                    let text = scripts.iter().find(|(n, ..)| n == name).map(|(_, t, _)| *t).unwrap_or_default();
+                    match sandbox::compile_renamed(engine, text, &wraps.renames) {
+                        Ok(renamed) => {
+                            *ast = renamed;
+                            ast.set_source(name.clone());
+                        }
+                        Err(e) => problems.push(Problem::Script(ScriptError::from_parse(name, &e))),
+                    }
+                }
+                wrapping.extend(wraps.wrapping);
+            }
+        }
         if *role == Role::Module {
             continue;
         }
-        for f in ast.iter_fn_def() {
-            let key = (f.name.to_string(), f.params.len());
-            let pos = f.body.start_position();
+        if *role == Role::Merged {
+            ruleset_sites.extend(found.iter().cloned());
+        }
+        sites.extend(found);
+        for (fn_name, arity, pos) in defined {
+            let key = (fn_name, arity);
             let earlier = match role {
                 Role::Merged => ruleset_fns.insert(key.clone(), (name.clone(), pos)),
                 _ => house_fns.insert(key.clone(), (name.clone(), pos)),
@@ -130,12 +170,7 @@ pub(super) fn compile(
                 problems.push(problem(ScriptErrorKind::Syntax, name, pos, message));
             }
             if *role == Role::House {
-                house_functions.push(HouseFunction {
-                    file: name.clone(),
-                    name: key.0.clone(),
-                    arity: key.1,
-                    replaces: ruleset_fns.contains_key(&key),
-                });
+                house_defs.push(HouseDef { file: name.clone(), name: key.0.clone(), arity: key.1, pos });
             }
             fn_files.insert(key.0.clone(), name.clone());
             places.insert(key.0.clone(), (name.clone(), pos));
@@ -154,9 +189,23 @@ pub(super) fn compile(
             Some(m) => m.merge(ast),
         });
     }
-    let ast = merged.unwrap_or_else(AST::empty);
-    let functions: BTreeSet<(String, usize)> =
-        ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect();
+    let mut ast = merged.unwrap_or_else(AST::empty);
+    if !wrapping.is_empty() {
+        let ruleset: Vec<&AST> = asts.iter().filter(|(.., r)| *r == Role::Merged).map(|(_, a, _)| a).collect();
+        ast = ast.merge(&wrap::originals(&ruleset, &wrapping));
+        for key in &wrapping {
+            if let Some((file, pos)) = ruleset_fns.get(key) {
+                fn_files.insert(wrap::hidden_name(&key.0), file.clone());
+                places.insert(wrap::hidden_name(&key.0), (file.clone(), *pos));
+            }
+        }
+    }
+    let functions: BTreeSet<(String, usize)> = ast
+        .iter_functions()
+        .map(|f| (f.name.to_string(), f.params.len()))
+        .filter(|(n, _)| !n.starts_with(wrap::RESERVED))
+        .collect();
+    problems.extend(check_moments(manifest, &ruleset_fns, &ruleset_sites));
     if problems.is_empty() {
         for (field, function, arity) in manifest.referenced_functions() {
             if !functions.contains(&(function.clone(), arity)) {
@@ -175,7 +224,49 @@ pub(super) fn compile(
         problems.sort_by_key(place_of);
         return Err(PluginError(problems));
     }
+    let house_functions = report::describe(&house_defs, &ruleset_fns, &wrapping, manifest, &sites);
     Ok(Compiled { ast, fn_files, places, info: RulesInfo { functions, house_functions } })
+}
+
+/// Every moment the manifest lists by name must be a ruleset function that the ruleset's own
+/// scripts (`sites`: their calls) call; a family such as `knack_*` is called by a name made at
+/// run time, which no check can follow.
+fn check_moments(
+    manifest: &Manifest,
+    ruleset: &HashMap<(String, usize), (String, Position)>,
+    sites: &[CallSite],
+) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for m in manifest.hooks.moments.iter().filter(|m| !m.ends_with('*')) {
+        let Some(((_, arity), (file, _))) = ruleset.iter().find(|((n, _), _)| n == m) else {
+            problems.push(moment_problem(format!(
+                "no ruleset script defines {m}: a moment needs a function (an empty one will do) \
+                 for house rules to replace"
+            )));
+            continue;
+        };
+        let key = (m.clone(), *arity);
+        let called = sites.iter().any(|s| {
+            let reaches = s.name == *m && (s.args == *arity || s.form == Form::Pointer);
+            reaches && s.within.as_ref() != Some(&key)
+        });
+        if !called {
+            problems.push(moment_problem(format!(
+                "{m} ({file}) is never called by the ruleset's scripts, so a house rule defining it would never run"
+            )));
+        }
+    }
+    problems
+}
+
+fn moment_problem(message: String) -> Problem {
+    Problem::Manifest(ManifestError {
+        file: super::MANIFEST.into(),
+        line: None,
+        column: None,
+        field: "hooks.moments".into(),
+        message,
+    })
 }
 
 /// Where a problem is, to report problems in reading order.

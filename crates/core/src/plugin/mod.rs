@@ -6,16 +6,21 @@
 //! defined twice within the ruleset, that no function hides a host method, and that every
 //! action and hook the manifest declares has its function; merges the ruleset's scripts in the
 //! manifest's order with the house rules last — a house-rule function replaces the ruleset's
-//! function of the same name and arity — and runs the top-level statements once. A loaded
-//! plugin is immutable; reloading builds a new one.
+//! function of the same name and arity, and may call the one it replaces as `original(…)`
+//! ([`wrap`]) — runs the top-level statements once, and says what each house-rule function
+//! does ([`HouseFunction`]). A loaded plugin is immutable; reloading builds a new one.
 //!
 //! This runs untrusted code: the app layer calls it only inside the sandbox worker process.
 
+mod calls;
 mod check;
 mod problem;
+mod report;
 mod source;
+mod wrap;
 
 pub use problem::{Diagnostic, PluginError, Problem};
+pub use report::{HouseEffect, HouseFunction};
 pub use source::{
     check_name, digest_files, file_digest, HouseRule, Layer, NameError, PluginSource, HOUSE_SETTINGS, MANIFEST,
     MAX_FILES, MAX_NAME,
@@ -28,20 +33,9 @@ use crate::script_error::ScriptErrorKind;
 use crate::script_error::{FnFiles, ScriptError};
 use crate::tx::Tx;
 use rhai::{CallFnOptions, Dynamic, Engine, EvalAltResult, Position, Scope, AST};
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-
-/// A function a house rule defines.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct HouseFunction {
-    pub file: String,
-    pub name: String,
-    pub arity: usize,
-    /// It replaces the ruleset's function of the same name and arity (otherwise it is new).
-    pub replaces: bool,
-}
 
 /// What loading found, in a form that crosses the sandbox boundary.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

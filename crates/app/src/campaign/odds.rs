@@ -1,0 +1,48 @@
+//! A form's chance of success, before anything is rolled: the action's odds function runs in
+//! the sandbox worker over the current table like the action would, with no dice to roll, and
+//! nothing it does is committed or built on ([`crate::rules::Rules::committed`] is never said).
+
+use super::*;
+use houserule_core::chance::{self, Chance};
+
+/// The odds of an action as the form stands.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, JsonSchema)]
+pub struct FormOdds {
+    /// What is about to be rolled, each with its chance (none while the form is incomplete).
+    pub lines: Vec<Chance>,
+    /// Why the rules would refuse the action as it stands (their own words), if they would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+}
+
+impl Campaign {
+    /// The chance of success of `action` with the parameters typed so far, as `role` would
+    /// take it. Parameters not yet valid give no lines; an action without an odds function is
+    /// an error.
+    pub fn odds(&self, role: &Role, action: &str, raw: &Map<String, Value>) -> Result<FormOdds, ActError> {
+        let manifest = self.rules.manifest.clone();
+        let spec = action::spec(&manifest, action)?;
+        let Some(function) = spec.odds.clone() else {
+            return Err(ActError::Rejected(format!("the rules say no odds for '{action}'")));
+        };
+        let params = match action::check(&manifest, &self.table, role, action, raw) {
+            Ok(p) => p,
+            Err(ActError::Param(_)) => return Ok(FormOdds::default()),
+            Err(e) => return Err(e),
+        };
+        let calls = [action::Call { function, args: vec![Value::Object(params.clone())] }];
+        let dice = DiceSupply::Forced(Forced::new(Vec::new()));
+        let id = TableId { campaign: self.token, seq: self.head.0 };
+        let reply = match self.rules.stage(id, &self.table, role, Some((action, &params)), &calls, &dice) {
+            Ok(r) => r,
+            Err(ActError::Refused(s)) => return Ok(FormOdds { lines: Vec::new(), refused: Some(s.message) }),
+            Err(ActError::Dice(d)) => {
+                return Err(ActError::Rejected(format!("an odds function must not roll dice ({d})")))
+            }
+            Err(e) => return Err(e),
+        };
+        let dialect = houserule_core::dice::Dialect::of_settings(&self.table.settings);
+        let lines = chance::lines(&reply.result, dialect).map_err(ActError::Rejected)?;
+        Ok(FormOdds { lines, refused: None })
+    }
+}

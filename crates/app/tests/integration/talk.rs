@@ -1,0 +1,35 @@
+//! Posts: an edit by its author while the table has not moved on, kept beside the original.
+
+use crate::support::init;
+use houserule_app::catalog;
+use houserule_app::{Campaign, NewCampaign};
+use houserule_core::talk::PostDraft;
+use houserule_core::Role;
+
+#[test]
+fn a_post_is_edited_by_its_author_until_the_next_action() {
+    init();
+    let catalog = catalog::default_catalog();
+    let r = catalog.get("generic").unwrap();
+    let new = NewCampaign {
+        name: "talk".into(),
+        ruleset: &r.source,
+        settings: Default::default(),
+        seed: Some(5),
+        limits: Default::default(),
+        house_rules: vec![],
+    };
+    let mut c = Campaign::create(None, new).unwrap();
+    let ann = Role::Player("ann".into());
+    let draft = PostDraft { text: "I open the dor.".into(), ..Default::default() };
+    let (first, _) = c.post(&ann, &draft).unwrap();
+    let e = c.edit_post(&Role::Player("bo".into()), first.seq, "Mine now").unwrap_err();
+    assert!(e.to_string().contains("only its author"), "{e}");
+    let (edit, _) = c.edit_post(&ann, first.seq, "I open the door.").unwrap();
+    let body = serde_json::to_value(&edit.items[0]).unwrap();
+    assert_eq!(body["post"]["edits"], first.seq, "the edit says what it replaces");
+    assert!(c.log(&Role::Gm, 1).unwrap().iter().any(|e| e.seq == first.seq), "the original stays in the log");
+    c.act(&Role::Gm, "roll", &serde_json::from_str(r#"{"expr": "1d6"}"#).unwrap(), Some(vec![3]), None).unwrap();
+    let e = c.edit_post(&ann, edit.seq, "Too late").unwrap_err();
+    assert!(e.to_string().contains("moved on"), "{e}");
+}
