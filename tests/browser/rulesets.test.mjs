@@ -77,6 +77,10 @@ describe("every bundled ruleset", { timeout: 300_000 }, () => {
       await roll.click();
       const form = page.getByRole("form", { name: label, exact: true });
       await form.getByLabel("Trait", { exact: true }).fill("fighting");
+      // A d4 with the d6 wild die, acing, against 4: both miss 3/4 · 3/6 of the time.
+      const odds = form.getByRole("status", { name: "Chance of success" });
+      await until("the trait roll shows its odds", async () => (await odds.count()) > 0 && /62\.5%/.test(await odds.innerText()));
+      assert.match(await odds.innerText(), /\{1d4!, 1d6!\}kh1 ≥ 4/, "the expression and target it worked out");
       await form.getByLabel("Dice rolled by hand").fill("4, 4, 3, 2");
       await form.getByRole("button", { name: label, exact: true }).click();
       await form.getByRole("status").filter({ hasText: "Done" }).waitFor();

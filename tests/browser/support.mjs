@@ -151,3 +151,30 @@ export async function screenshot(page, name) {
   await page.waitForTimeout(300);
   await page.screenshot({ path: join(shots, `${name}.png`), animations: "disabled", caret: "hide" });
 }
+
+/**
+ * As `openPage`, with every WebSocket frame the page receives and sends recorded from before
+ * it loads: `frames.received` and `frames.sent` hold the payloads as text, in order.
+ */
+export async function openRecordedPage(browser, url, errors) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1, reducedMotion: "reduce" });
+  const frames = { received: [], sent: [] };
+  const page = await context.newPage();
+  recordFrames(page, frames);
+  page.setDefaultTimeout(15_000);
+  page.on("pageerror", (e) => errors.push(`page error: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console error: ${m.text()}`);
+  });
+  await page.goto(url);
+  return { context, page, frames };
+}
+
+/** Records the WebSocket frames `page` receives and sends into `frames` (attach before it loads). */
+export function recordFrames(page, frames) {
+  const text = (payload) => (typeof payload === "string" ? payload : Buffer.from(payload).toString("utf8"));
+  page.on("websocket", (ws) => {
+    ws.on("framereceived", (f) => frames.received.push(text(f.payload)));
+    ws.on("framesent", (f) => frames.sent.push(text(f.payload)));
+  });
+}

@@ -149,6 +149,16 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     for (const t of ["Fireball", "Magic!", "Levitate"]) await attack.getByLabel(t, { exact: true }).check();
     for (const t of ["Barrier", "Staff"]) await roll.getByRole("group", { name: "Defense" }).getByLabel(t, { exact: true }).check();
     assert.equal(await attack.getByLabel("Sword").count(), 0, "only Gandolf's own traits are offered");
+    // Before anything is rolled the form says the chance of each side: 3d6 and 2d6 at 4+.
+    const odds = roll.getByRole("status", { name: "Chance of success" });
+    await until("the form shows its odds", async () => /87\.5%[\s\S]*75\.0%/.test((await odds.count()) ? await odds.innerText() : ""));
+    assert.match(await odds.innerText(), /attack: 3d6, at least one 4\+/, "each line says what it is the chance of");
+    await odds.evaluate((box) => {
+      // The form's lower half, odds and button, in its own scrolling panel (not the page).
+      const panel = box.closest(".col-actions");
+      if (panel) panel.scrollTop += box.getBoundingClientRect().top - panel.getBoundingClientRect().top - 320;
+    });
+    await screenshot(gm, "roll-odds");
     await roll.getByLabel("Dice rolled by hand").fill("6, 6, 5, 4, 5");
     await submit(roll, "Challenge roll");
 
@@ -189,6 +199,8 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     const refusal = annRoll.getByRole("alert");
     await refusal.waitFor();
     assert.match(await refusal.innerText(), /TURNS/, "the refusal names its rule");
+    // The form said so before she clicked: the rules' refusal shows where the odds would.
+    assert.match(await annRoll.getByRole("status", { name: "Chance of success" }).innerText(), /TURNS/, "the odds say why it would be refused");
     // Houserule rolls for her: no dice field until the GM lets her type in her own.
     assert.equal(await annRoll.getByLabel("Dice rolled by hand").count(), 0, "no dice by hand for a player by default");
     await showForm(ann, "Challenge roll");

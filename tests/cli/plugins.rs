@@ -112,4 +112,35 @@ fn simulate_summarises_results() {
     let rate = v["results"]["success"]["rate"].as_f64().unwrap();
     // d20 + 3 >= 15 means 12 or more on the d20: 9 faces in 20.
     assert!((rate - 0.45).abs() < 0.015, "success rate {rate} should be about 0.45");
+    // Each run's dice depend only on its number: one worker or three, the same results.
+    let args = [
+        "simulate",
+        &generic,
+        "trait_roll",
+        "--setup",
+        &s,
+        "-p",
+        "character=gandolf",
+        "-p",
+        "trait=Wizardry",
+        "-p",
+        "target=15",
+        "--times",
+        "20000",
+        "--json",
+    ];
+    let mut seen = vec![];
+    for workers in ["1", "3"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_houserule"))
+            .args(args)
+            .env("HOUSERULE_SIMULATION_WORKERS", workers)
+            .env("HOUSERULE_PLUGINS", repo().join("plugins"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        seen.push(v["results"].clone());
+    }
+    assert_eq!(seen[0], seen[1], "the results do not depend on how many workers share the runs");
+    assert_eq!(seen[0], v["results"]);
 }

@@ -18,6 +18,8 @@ import type {
   ReloadReport,
   Role,
   View,
+  FormOdds,
+  PostDraft,
 } from "./contract";
 
 const LOG_PAGE = 100;
@@ -47,6 +49,9 @@ export interface State {
   lastReload: ReloadReport | null;
   /** Bumped on each refresh so forms can notice new choices. */
   revision: number;
+  /** The "new since you last looked" mark: entries after this event are new to this person
+   * (null: nothing to set apart, as on a first visit). */
+  unreadAfter: number | null;
 }
 
 type Listener = (s: State) => void;
@@ -60,6 +65,9 @@ export class Store {
   private generation = 0;
   /** The latest event a refresh was already asked for. */
   private refreshedTo = 0;
+  /** How far this person has been seen reading the log (what `mark_read` was last told). */
+  private readTo = 0;
+  private readTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(transport: Transport = createTransport()) {
     this.transport = transport;
@@ -81,6 +89,7 @@ export class Store {
       reloadProblems: null,
       lastReload: null,
       revision: 0,
+      unreadAfter: null,
     };
     transport.onEvent((e) => this.onEvent(e));
     transport.onLink((link) => {
@@ -117,13 +126,16 @@ export class Store {
   async join(params: Record<string, unknown>): Promise<void> {
     const hello = await this.call("hello", params);
     this.set({ role: hello.role, file: hello.file ?? null, host: hello.host ?? this.transport.host, viewAs: hello.role });
-    if (hello.campaign) await this.opened(hello.campaign);
+    if (hello.campaign) await this.opened(hello.campaign, hello.last_read ?? null);
   }
 
-  /** A campaign is open (created, opened, or already playing when we joined). */
-  async opened(campaign: CampaignInfo): Promise<void> {
+  /** A campaign is open (created, opened, or already playing when we joined); `lastRead` is
+   * how far this person had read its log before. */
+  async opened(campaign: CampaignInfo, lastRead: number | null = null): Promise<void> {
     this.refreshedTo = 0;
+    this.readTo = lastRead ?? 0;
     this.set({
+      unreadAfter: lastRead,
       campaign,
       manifest: null,
       view: null,
@@ -221,12 +233,89 @@ export class Store {
   /** Takes an action; parameters and dice go as typed (`dice`: "4, 6, +"), the engine parses them.
    * Every action carries 32 fresh random bytes from this device, mixed into its rolls, so the
    * holder of the campaign's seed cannot know them in advance (docs/dice.md). */
-  async act(action: string, params: Record<string, unknown>, dice: string | null): Promise<Acted> {
-    const outcome = await this.call("act", { ...this.asParam(), action, params, entropy: freshEntropy(), ...(dice ? { dice } : {}) });
+  async act(action: string, params: Record<string, unknown>, dice: string | null, post: PostDraft | null = null): Promise<Acted> {
+    const outcome = await this.call("act", {
+      ...this.asParam(),
+      action,
+      params,
+      entropy: freshEntropy(),
+      ...(dice ? { dice } : {}),
+      ...(post ? { post } : {}),
+    });
     // This refresh covers the action's own `committed` event, which arrives with the reply.
     this.refreshedTo = Math.max(this.refreshedTo, outcome.event.seq);
     void this.refresh("update");
     return outcome;
+  }
+
+  /** Writes a post (as the viewer shown: the GM previewing a player writes as that player). */
+  async say(draft: PostDraft): Promise<LogEntry> {
+    const entry = await this.call("say", { ...this.asParam(), ...draft });
+    this.refreshedTo = Math.max(this.refreshedTo, entry.seq);
+    void this.refresh("update");
+    return entry;
+  }
+
+  /** Replaces the text of one's own post `seq` (a new entry; the original stays). */
+  async editPost(seq: number, text: string): Promise<LogEntry> {
+    const entry = await this.call("edit_post", { ...this.asParam(), seq, text });
+    this.refreshedTo = Math.max(this.refreshedTo, entry.seq);
+    void this.refresh("update");
+    return entry;
+  }
+
+  /** Log entry `seq` as a forum post (`markdown` or `bbcode`), as this person sees it. */
+  forumPost(seq: number, format: "markdown" | "bbcode"): Promise<string> {
+    return this.call("forum_post", { seq, format });
+  }
+
+  /** Whether the log shown is this person's own (not the GM's preview of a player's). */
+  get ownView(): boolean {
+    return this.state.viewAs === this.state.role;
+  }
+
+  /** This person has the log in front of them up to `seq`: the server keeps the mark (told
+   * after a short pause, so a burst of entries is one call). */
+  seen(seq: number) {
+    if (!this.ownView || seq <= this.readTo) return;
+    this.readTo = seq;
+    if (this.readTimer) return;
+    this.readTimer = setTimeout(() => {
+      this.readTimer = null;
+      this.call("mark_read", { seq: this.readTo }).catch(() => {
+        // Not kept this time: the next entry seen tries again.
+      });
+    }, 800);
+  }
+
+  /** This person looks at the log again (the page or the log pane shown again): what came
+   * since they last looked is set apart. */
+  lookingAgain() {
+    if (!this.ownView) return;
+    const log = this.state.log;
+    const latest = log.length ? log[log.length - 1].seq : 0;
+    if (this.readTo > 0 && latest > this.readTo) this.set({ unreadAfter: this.readTo });
+  }
+
+  /** Loads older entries until event `seq` is in (for "Jump to unread"). */
+  async loadBackTo(seq: number): Promise<void> {
+    for (let guard = 0; guard < 50; guard++) {
+      const log = this.state.log;
+      if (!log.length || log[0].seq <= seq || !this.state.hasOlder) return;
+      const first = log[0].seq;
+      const older = await this.call("log", { ...this.asParam(), from: seq, before: first, limit: 2000 });
+      const before = older.filter((e) => e.seq < first);
+      if (!before.length) {
+        this.set({ hasOlder: seq > 1 });
+        return;
+      }
+      this.set({ log: before.concat(this.state.log), hasOlder: before[0].seq > 1 });
+    }
+  }
+
+  /** The chance of success of an action as its form stands (nothing is rolled or kept). */
+  odds(action: string, params: Record<string, unknown>): Promise<FormOdds> {
+    return this.call("odds", { ...this.asParam(), action, params });
   }
 
   /** Takes back the latest action (the GM's); the log keeps it, voided. */

@@ -149,5 +149,54 @@ fn open_large(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, roll_pool, dispatch_action, open_large);
+/// Fumbles challenge rolls through `simulate`, shared by a worker per core (the lab's speed):
+/// Gandolf alone, three attack and three defense traits, against a goblin war band.
+fn simulate_challenge_rolls(c: &mut Criterion) {
+    workers();
+    let fumbles = houserule_app::folders::read_plugin(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../plugins/fumbles"),
+        &Limits::default(),
+    )
+    .expect("the fumbles plugin");
+    let mut campaign = Campaign::create(
+        None,
+        NewCampaign {
+            name: "bench".into(),
+            ruleset: &fumbles,
+            settings: Default::default(),
+            seed: Some(1),
+            limits: Default::default(),
+            house_rules: vec![],
+        },
+    )
+    .expect("a campaign");
+    let gm = Role::Gm;
+    let setup = [
+        (
+            "create_character",
+            json!({"name": "Gandolf", "owner": "ann", "traits": ["Magic!", "Barrier", "Fireball", "Levitate", "Scorching Hellfire", "pyromaniac"]}),
+        ),
+        ("start_challenge", json!({"name": "Goblin war band", "cr": 6, "toughness": 2, "smash": 1})),
+    ];
+    for (action, params) in setup {
+        campaign.act(&gm, action, params.as_object().unwrap(), None, None).expect("set-up");
+    }
+    let roll = json!({"character": "gandolf", "attack": ["Fireball", "Scorching Hellfire", "pyromaniac"], "defense": ["Levitate", "Magic!", "Barrier"]});
+    let ann = Role::Player("ann".into());
+    const RUNS: u64 = 20_000;
+    let mut group = c.benchmark_group("simulate");
+    group.sample_size(10).throughput(criterion::Throughput::Elements(RUNS));
+    group.bench_function("20000 Fumbles challenge rolls, a worker per core", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            campaign
+                .simulate(&ann, "challenge_roll", roll.as_object().unwrap(), 7, RUNS, |batch| n += batch.len())
+                .unwrap();
+            assert_eq!(n as u64, RUNS);
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, roll_pool, dispatch_action, open_large, simulate_challenge_rolls);
 criterion_main!(benches);

@@ -98,6 +98,33 @@ fn unexpected(reply: &Reply) -> SandboxError {
     SandboxError::Stopped(format!("the sandbox worker answered out of turn ({what})"))
 }
 
+/// Fewest runs worth a worker of their own (starting one costs a few milliseconds).
+const RUNS_PER_WORKER: u64 = 2_000;
+
+/// How many workers share `runs` simulated runs: one per core (or `HOUSERULE_SIMULATION_WORKERS`),
+/// each with enough to do.
+fn simulation_workers(runs: u64) -> u64 {
+    let cores = std::env::var("HOUSERULE_SIMULATION_WORKERS")
+        .ok()
+        .and_then(|n| n.parse::<u64>().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
+    cores.min(runs / RUNS_PER_WORKER).clamp(1, 64)
+}
+
+/// `runs` split into `n` consecutive shares `(first, count)`, as even as can be.
+fn shares(runs: u64, n: u64) -> Vec<(u64, u64)> {
+    let (each, extra) = (runs / n, runs % n);
+    let mut first = 0;
+    (0..n)
+        .map(|i| {
+            let count = each + u64::from(i < extra);
+            let share = (first, count);
+            first += count;
+            share
+        })
+        .collect()
+}
+
 impl Rules {
     /// Compiles and checks rules in a new sandbox worker.
     pub fn load(source: &PluginSource, house: &[HouseRule], limits: &Limits) -> Result<Arc<Rules>, RulesError> {
@@ -209,7 +236,10 @@ impl Rules {
     }
 
     /// Runs an action `runs` times from `table` with dice from `seed` (run `i` at counter
-    /// `(first + i) · stride`), handing each batch of results to `each` as it comes.
+    /// `i · stride`), handing each batch of results to `each`, in run order. The runs are
+    /// shared between a worker per core (this one, and fresh ones with the same rules for the
+    /// others); since each run's dice depend only on its number, the results are the same
+    /// however many cores share them.
     #[allow(clippy::too_many_arguments)]
     pub fn simulate(
         &self,
@@ -222,40 +252,62 @@ impl Rules {
         runs: u64,
         mut each: impl FnMut(Vec<Value>),
     ) -> Result<(), ActError> {
-        let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
-        let request = Request::Simulate {
+        let shares = shares(runs, simulation_workers(runs));
+        let request = |first: u64, runs: u64| Request::Simulate {
             table: Box::new(table.clone()),
             role: role.clone(),
             action: action.to_string(),
             params: params.clone(),
             calls: calls.to_vec(),
             seed,
-            first: 0,
+            first,
             runs,
         };
-        let sent = self.worker(&mut slot).and_then(|w| w.send(&request));
-        if let Err(e) = sent {
-            slot.worker = None;
-            return Err(sandbox_act(e));
-        }
+        std::thread::scope(|scope| {
+            // The other shares, each on a worker of its own, collected whole.
+            let others: Vec<_> = shares[1..]
+                .iter()
+                .map(|&(first, n)| {
+                    let request = request(first, n);
+                    scope.spawn(move || -> Result<Vec<Value>, ActError> {
+                        let (mut worker, _) = Self::start(&self.source, &self.house, &self.limits)
+                            .map_err(|e| ActError::Sandbox(e.to_string()))?;
+                        let mut out = Vec::with_capacity(n as usize);
+                        Self::simulated(&mut worker, &request, |batch| out.extend(batch))?;
+                        Ok(out)
+                    })
+                })
+                .collect();
+            // The first share on this worker, handed on as it comes.
+            let (first, n) = shares[0];
+            {
+                let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
+                let worker = self.worker(&mut slot).map_err(sandbox_act)?;
+                if let Err(e) = Self::simulated(worker, &request(first, n), &mut each) {
+                    slot.worker = None;
+                    return Err(e);
+                }
+            }
+            for other in others {
+                each(other.join().map_err(|_| ActError::Sandbox("a simulation thread stopped".into()))??);
+            }
+            Ok(())
+        })
+    }
+
+    /// Sends one simulation request to `worker` and hands on its batches until the last.
+    fn simulated(worker: &mut Worker, request: &Request, mut each: impl FnMut(Vec<Value>)) -> Result<(), ActError> {
+        worker.send(request).map_err(sandbox_act)?;
         loop {
-            let reply = slot.worker.as_mut().expect("sent above").reply();
-            match reply {
-                Ok(Reply::Simulated { results, done }) => {
+            match worker.reply().map_err(sandbox_act)? {
+                Reply::Simulated { results, done } => {
                     each(results);
                     if done {
                         return Ok(());
                     }
                 }
-                Ok(Reply::Failed(f)) => return Err(failed(f)),
-                Ok(other) => {
-                    slot.worker = None;
-                    return Err(sandbox_act(unexpected(&other)));
-                }
-                Err(e) => {
-                    slot.worker = None;
-                    return Err(sandbox_act(e));
-                }
+                Reply::Failed(f) => return Err(failed(f)),
+                other => return Err(sandbox_act(unexpected(&other))),
             }
         }
     }
@@ -266,6 +318,25 @@ impl Rules {
         match self.worker(&mut slot)?.ask(&Request::Probe)? {
             Reply::Probed(p) => Ok(p),
             other => Err(unexpected(&other)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shares;
+
+    #[test]
+    fn shares_cover_every_run_once_in_order() {
+        for (runs, n) in [(10_000, 2), (10_001, 2), (7, 3), (100_000, 7), (5, 1)] {
+            let s = shares(runs, n);
+            assert_eq!(s.len() as u64, n);
+            assert_eq!(s[0].0, 0);
+            for w in s.windows(2) {
+                assert_eq!(w[0].0 + w[0].1, w[1].0, "{runs} in {n}: consecutive");
+            }
+            assert_eq!(s.iter().map(|x| x.1).sum::<u64>(), runs);
+            assert!(s.iter().all(|x| x.1 >= runs / n && x.1 <= runs / n + 1), "even");
         }
     }
 }

@@ -36,7 +36,7 @@ type Subscriber = Box<dyn FnMut(&SessionEvent) -> bool + Send>;
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum SessionEvent {
     /// An action (or a post, `action` "post") was committed. `readers`: who besides the GM may
-    /// read it, when not everyone — nobody else is told it happened.
+    /// read it, when not everyone — nobody else is told of it.
     Committed {
         seq: u64,
         actor: Role,
@@ -57,7 +57,7 @@ pub enum SessionEvent {
 
 impl SessionEvent {
     /// Whether `role` may be told of this event: rule errors and watch notices are the GM's, and
-    /// a post only its readers learn of (a whisper's other readers never learn it happened).
+    /// a post only its readers are told of.
     pub fn may_reach(&self, role: &Role) -> bool {
         match self {
             SessionEvent::ReloadFailed { .. } | SessionEvent::Watching { .. } => role.is_gm(),

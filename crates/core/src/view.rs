@@ -199,7 +199,8 @@ pub struct LogEntry {
 
 impl LogEntry {
     /// A post its viewer may not read (a whisper to someone else): logs leave it out
-    /// altogether, so nothing of it reaches them, not even that it was written.
+    /// altogether, so nothing of it reaches them — only a gap in the event numbers shows that
+    /// something they may not read was written.
     pub fn is_unread_post(&self) -> bool {
         self.kind == EventKind::Post && self.items.is_empty()
     }

@@ -2,12 +2,13 @@
 // with a widget per parameter type and the choices the rules allow. Submitting calls `act`;
 // refusals, bad parameters and script errors are shown beside the form.
 
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { toReport } from "../transport";
 import type { Store } from "../store";
 import { mayTypeDice } from "../store";
 import { CorrectionForm } from "./correct";
-import type { ActionForm, Acted, Choices, ErrorReport, LogItem, ParamForm, ParamSpec as DeclaredSpec, ParamType, View } from "../contract";
+import type { ActionForm, Acted, Chance, Choices, ErrorReport, FormOdds, LogItem, ParamForm, ParamSpec as DeclaredSpec, ParamType, PostDraft, View } from "../contract";
+import { names } from "../talk";
 
 /** A parameter's spec, with the choices the table allows when the engine sent them. */
 type ParamSpec = DeclaredSpec & { choices?: Choices | null };
@@ -192,38 +193,88 @@ function convert(spec: ParamSpec, raw: Raw): unknown {
   return typeof raw === "string" && spec.type !== "text" ? raw.trim() : raw;
 }
 
+/** A post carries the action: a list of traits keeps only the traits the post names (the
+ * narrate-to-roll rule), however deep in records it sits. */
+function onlyNarrated(spec: ParamSpec, raw: Raw, text: string): Raw {
+  if (spec.type === "list" && Array.isArray(raw)) {
+    const of = itemSpec(spec);
+    if (of.type === "trait") return (raw as string[]).filter((t) => names(text, t));
+    if (of.type === "record") return (raw as RawRecord[]).map((r) => onlyNarrated(of, r, text) as RawRecord);
+    return raw;
+  }
+  if (spec.type === "record" && raw && typeof raw === "object" && !Array.isArray(raw)) {
+    const out: RawRecord = { ...(raw as RawRecord) };
+    for (const [k, f] of Object.entries(spec.fields ?? {})) if (k in out) out[k] = onlyNarrated(f, out[k], text);
+    return out;
+  }
+  return raw;
+}
+
 function sayLines(outcome: Acted): string[] {
   return outcome.event.items.filter((i): i is Extract<LogItem, { type: "say" }> => i.type === "say").map((i) => i.text);
 }
 
-function ActionFormView({ store, action, view, hidden }: { store: Store; action: ActionForm; view: View; hidden: boolean }) {
+/** One action's form. Under a post box (`post` given) it takes the action with the post: the
+ * submit button says so, and lists of traits offer only the traits the post names. */
+export function ActionFormView({
+  store,
+  action,
+  view,
+  hidden,
+  post,
+  idPrefix = "",
+  onActed,
+}: {
+  store: Store;
+  action: ActionForm;
+  view: View;
+  hidden: boolean;
+  post?: PostDraft | null;
+  /** Keeps ids apart from the same action's form in the actions panel. */
+  idPrefix?: string;
+  onActed?: (outcome: Acted) => void;
+}) {
   const [raw, setValues] = useState<RawRecord>(() => initialValues(action));
-  const values = effective(action, raw, view);
+  let values = effective(action, raw, view);
+  if (post) {
+    const text = post.text;
+    values = Object.fromEntries(action.params.map((p) => [p.name, onlyNarrated(p, values[p.name] ?? initial(p), text)]));
+  }
   const [dice, setDice] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorReport | null>(null);
   const [done, setDone] = useState<Acted | null>(null);
   const [touched, setTouched] = useState(false);
-  const formId = `form-${action.name}`;
+  const formId = `${idPrefix}form-${action.name}`;
   const titleId = `${formId}-title`;
 
   if (hidden && !touched) return null;
 
   const badParam = error?.param ? error.param.split(/[.[]/)[0] : null;
 
-  async function submit(e: Event) {
-    e.preventDefault();
-    setError(null);
-    setDone(null);
+  function sent(): Record<string, unknown> {
     const params: Record<string, unknown> = {};
     for (const p of action.params) {
       const v = convert(p, values[p.name] ?? initial(p));
       if (v !== undefined) params[p.name] = v;
     }
+    return params;
+  }
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    setError(null);
+    setDone(null);
+    if (post && !post.text.trim()) {
+      setError({ code: "bad_param", param: "post", message: "Write the post first: it goes into the log with the action." });
+      return;
+    }
+    const params = sent();
     setBusy(true);
     try {
-      const outcome = await store.act(action.name, params, dice.trim() || null);
+      const outcome = await store.act(action.name, params, dice.trim() || null, post ?? null);
       setDone(outcome);
+      onActed?.(outcome);
       // Start afresh, but keep who/what was picked: the next roll is usually for the same one.
       const next = initialValues(action);
       for (const p of action.params) if (p.type === "entity") next[p.name] = values[p.name];
@@ -236,11 +287,11 @@ function ActionFormView({ store, action, view, hidden }: { store: Store; action:
     }
   }
 
-  const ctx: Ctx = { view, siblings: values };
+  const ctx: Ctx = { view, siblings: values, narration: post ? post.text : undefined };
   return (
     <form id={formId} class="action-form" aria-labelledby={titleId} hidden={hidden} onSubmit={submit} noValidate>
       <span id={titleId} class="visually-hidden">
-        {action.label}
+        {post ? `${action.label} with your post` : action.label}
       </span>
       {action.help && <p class="help action-help">{action.help}</p>}
       {action.params.map((p) => (
@@ -248,7 +299,7 @@ function ActionFormView({ store, action, view, hidden }: { store: Store; action:
           key={p.name}
           spec={p}
           name={p.name}
-          path={`${action.name}-${p.name}`}
+          path={`${idPrefix}${action.name}-${p.name}`}
           raw={values[p.name] ?? initial(p)}
           onChange={(v) => {
             setTouched(true);
@@ -283,12 +334,15 @@ function ActionFormView({ store, action, view, hidden }: { store: Store; action:
       ) : (
         <p class="help dice-note">Houserule rolls your dice. The GM can let you type in dice you roll by hand.</p>
       )}
+      {action.odds && !hidden && <OddsLine store={store} action={action.name} params={sent()} view={view} />}
       <div class="form-actions">
         <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
           {busy ? (
             <>
               <span class="spinner" /> Working…
             </>
+          ) : post ? (
+            `Post with ${action.label}`
           ) : (
             action.label
           )}
@@ -312,10 +366,66 @@ function ActionFormView({ store, action, view, hidden }: { store: Store; action:
   );
 }
 
+/** A chance as people say it: "81.3%", with two places near 0 and 100. */
+export function percent(p: number): string {
+  const x = p * 100;
+  if (x === 0 || x === 100) return `${x}%`;
+  return `${x.toFixed(x < 1 || x > 99 ? 2 : 1)}%`;
+}
+
+function chanceText(l: Chance): string {
+  if (l.chance === undefined || l.chance === null) return l.mean !== undefined && l.mean !== null ? `average ${l.mean.toFixed(1)}` : "";
+  const p = percent(l.chance);
+  return l.method === "simulation" ? `≈ ${p}` : p;
+}
+
+/** The form's chance of success as it stands, asked again (after a pause in typing) whenever
+ * the parameters or the table change. Nothing is rolled or kept by asking. */
+function OddsLine({ store, action, params, view }: { store: Store; action: string; params: Record<string, unknown>; view: View }) {
+  const key = JSON.stringify(params);
+  const [odds, setOdds] = useState<FormOdds | null>(null);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      store.odds(action, JSON.parse(key)).then(
+        (o) => live && setOdds(o),
+        () => live && setOdds(null),
+      );
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [store, action, key, view]);
+  if (!odds || (odds.lines.length === 0 && !odds.refused)) return null;
+  return (
+    <div class="odds" role="status" aria-live="polite" aria-label="Chance of success">
+      <span class="odds-title">Chance</span>
+      <ul class="odds-lines">
+        {odds.lines.map((l, i) => (
+          <li key={i}>
+            <strong class="odds-chance">{chanceText(l)}</strong> <span class="odds-label">{l.label}</span>
+            {l.expr && <code class="odds-expr">{l.target !== undefined && l.target !== null ? `${l.expr} ≥ ${l.target}` : l.expr}</code>}
+            {l.interval && (
+              <span class="muted small">
+                {" "}
+                (simulated; 95%: {percent(l.interval[0])}–{percent(l.interval[1])})
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {odds.refused && <p class="odds-refused">{odds.refused}</p>}
+    </div>
+  );
+}
+
 interface Ctx {
   view: View;
   /** The values next to this parameter (the form's, or the record's), for `entity` references. */
   siblings: RawRecord;
+  /** The text of the post carrying the action: lists of traits offer only the traits it names. */
+  narration?: string;
 }
 
 function ParamField({
@@ -544,7 +654,7 @@ function ParamField({
 }
 
 function RecordFields({ spec, path, raw, onChange, ctx }: { spec: ParamSpec; path: string; raw: RawRecord; onChange: (v: Raw) => void; ctx: Ctx }) {
-  const inner: Ctx = { view: ctx.view, siblings: { ...ctx.siblings, ...raw } };
+  const inner: Ctx = { view: ctx.view, siblings: { ...ctx.siblings, ...raw }, narration: ctx.narration };
   return (
     <div class="record-fields">
       {Object.entries(spec.fields ?? {}).map(([k, f]) => (
@@ -606,11 +716,18 @@ function ListField({
     const picked = raw as string[];
     let opts: { value: string; label: string }[] = [];
     let empty = "Nothing to choose yet";
+    let narrated = false;
     if (of.type === "trait") {
       const ownerParam = (spec.choices && spec.choices.from === "traits" ? spec.choices.entity : null) ?? of.entity ?? spec.entity;
       const owner = ownerParam ? (ctx.siblings[ownerParam] as string) : "";
       opts = owner ? traitOptions(spec.choices ? spec : of, owner, ctx.view).map((t) => ({ value: t, label: t })) : [];
       if (!owner) empty = `Choose the ${humanize(ownerParam ?? "entity").toLowerCase()} first`;
+      if (owner && ctx.narration !== undefined) {
+        const narration = ctx.narration;
+        opts = opts.filter((o) => names(narration, o.value));
+        if (!opts.length) empty = `Name one of ${ctx.view.entities[owner]?.name ?? "their"}'s traits in your post to roll it.`;
+        narrated = true;
+      }
     } else if (of.type === "entity") {
       opts = entityOptions(spec.choices ? spec : of, ctx.view).map((e) => ({ value: e.id, label: e.name }));
     } else {
@@ -632,6 +749,7 @@ function ListField({
             ))}
           </div>
         )}
+        {narrated && opts.length > 0 && <span class="help">The traits your post names.</span>}
         {help}
         {problem}
       </fieldset>

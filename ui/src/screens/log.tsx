@@ -3,15 +3,124 @@
 // public changes, and what the viewer may only know exists. Events the GM undid stay, struck
 // through and marked voided; for the GM the latest action that can still be taken back has an
 // Undo button.
+//
+// Table talk reads like a forum thread: a post shows its speaker, whom it is for and its
+// formatted text; a post that carried an action shows the action's dice inside it, with the
+// traits it rolled picked out in the text. An edit (a later entry naming the post it edits)
+// is shown in place of the post, the earlier wording a click away. The log can be narrowed to
+// posts, rolls, whispers or one character, searched, and it sets apart what is new since this
+// person last looked ("Jump to unread"). Posts and actions copy out as forum posts.
 
-import { useState } from "preact/hooks";
-import type { ErrorReport } from "../contract";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
+import type { ErrorReport, Post, Role } from "../contract";
 import { toReport } from "../transport";
 import { ErrorBox } from "../ui/errors";
-import type { Change, Die, LogEntry, LogItem, Manifest, Roll, View } from "../contract";
-import { fieldLabel, humanize, kindLabel, roleName, show, time } from "../format";
+import type { Change, LogEntry, LogItem, Manifest, View } from "../contract";
+import { fieldLabel, humanize, kindLabel, plural, roleName, show, time } from "../format";
+import type { Store } from "../store";
+import { audienceText, characterKinds, isPrivate, postOf, PostText, rolledTraits, type Highlight } from "../talk";
+import { RollView, Vis } from "./dice";
+
+/** A log entry as shown: a post together with its edits (oldest first; the last is in force). */
+interface Unit {
+  entry: LogEntry;
+  versions: LogEntry[];
+}
+
+/** Folds each edit into the post it edits, when that post is loaded. */
+function units(log: LogEntry[]): Unit[] {
+  const out: Unit[] = [];
+  const bySeq = new Map<number, Unit>();
+  for (const e of log) {
+    const post = postOf(e);
+    const edited = post?.edits != null ? bySeq.get(post.edits) : undefined;
+    if (edited && e.actor === edited.entry.actor) {
+      edited.versions.push(e);
+      bySeq.set(e.seq, edited);
+      continue;
+    }
+    const u = { entry: e, versions: [e] };
+    out.push(u);
+    bySeq.set(e.seq, u);
+  }
+  return out;
+}
+
+function latest(u: Unit): LogEntry {
+  return u.versions[u.versions.length - 1];
+}
+
+type Filter = "all" | "posts" | "rolls" | "whispers" | `char:${string}`;
+
+/** Whether a value (a parameter, a record of them) names entity `id`. */
+function mentions(value: unknown, id: string): boolean {
+  if (value === id) return true;
+  if (Array.isArray(value)) return value.some((v) => mentions(v, id));
+  if (value && typeof value === "object") return Object.values(value as Record<string, unknown>).some((v) => mentions(v, id));
+  return false;
+}
+
+function involves(u: Unit, id: string): boolean {
+  for (const e of u.versions) {
+    for (const item of e.items) {
+      if (item.type === "post" && item.post.character === id) return true;
+      if (item.type === "param" && mentions(item.value, id)) return true;
+      if (item.type === "change") {
+        const c = item.change as Record<string, unknown>;
+        if (c.id === id || c.entity === id || (typeof c.pool === "string" && c.pool.startsWith(`${id}.`))) return true;
+        if (c.op === "create" && (c.entity as { id?: string })?.id === id) return true;
+      }
+    }
+  }
+  return false;
+}
+
+function passes(u: Unit, filter: Filter): boolean {
+  const post = postOf(latest(u));
+  switch (filter) {
+    case "all":
+      return true;
+    case "posts":
+      return post !== null;
+    case "rolls":
+      return u.entry.items.some((i) => i.type === "roll");
+    case "whispers":
+      return post !== null && isPrivate(post);
+    default:
+      return involves(u, filter.slice("char:".length));
+  }
+}
+
+/** Everything of an entry a search can find: title, who, the post, narration, values, changes. */
+function searchText(u: Unit, labels: Record<string, string>, view: View, manifest: Manifest | null): string {
+  const e = u.entry;
+  const parts: string[] = [entryTitle(e, labels, manifest), roleName(e.actor)];
+  const post = postOf(latest(u));
+  if (post) parts.push(post.text, post.character_name ?? "");
+  for (const item of e.items) {
+    if (item.type === "say") parts.push(item.text);
+    else if (item.type === "param") parts.push(humanize(item.name), show(item.value, view));
+    else if (item.type === "roll") parts.push(item.roll.label ?? "", item.roll.expr);
+    else if (item.type === "change") parts.push(changeText(item.change, view, manifest) ?? "");
+    else if (item.type === "result") parts.push(show(item.value, view));
+  }
+  return parts.join("\n").toLowerCase();
+}
+
+/** Whether the viewer sees the page: a hidden tab is not looking at the log. */
+function usePageVisible(): boolean {
+  const [visible, setVisible] = useState(() => typeof document === "undefined" || document.visibilityState === "visible");
+  useEffect(() => {
+    const update = () => setVisible(document.visibilityState === "visible");
+    document.addEventListener("visibilitychange", update);
+    return () => document.removeEventListener("visibilitychange", update);
+  }, []);
+  return visible;
+}
 
 export function LogPanel({
+  store,
   log,
   view,
   manifest,
@@ -19,7 +128,12 @@ export function LogPanel({
   hasOlder,
   onOlder,
   onUndo,
+  me,
+  shown,
+  unreadAfter,
+  children,
 }: {
+  store: Store;
   log: LogEntry[];
   view: View;
   manifest: Manifest | null;
@@ -28,17 +142,151 @@ export function LogPanel({
   onOlder: () => Promise<void>;
   /** The GM's: takes back the latest action not yet undone. */
   onUndo?: () => Promise<void>;
+  /** Whose log this is (the role posts are written as). */
+  me: Role;
+  /** The log is on screen (its tab and pane are the ones showing). */
+  shown: boolean;
+  /** Entries after this event are new to this person (null: nothing set apart). */
+  unreadAfter: number | null;
+  /** The post box, above the entries. */
+  children?: ComponentChildren;
 }) {
   const [loading, setLoading] = useState(false);
-  const entries = [...log].reverse();
-  const undoable = onUndo ? entries.find((e) => (e.kind === "action" || e.kind === "correction") && e.voided_by == null) : undefined;
+  const [filter, setFilter] = useState<Filter>("all");
+  const [query, setQuery] = useState("");
+  const [jumped, setJumped] = useState(0);
+  const divider = useRef<HTMLLIElement>(null);
+  const pageVisible = usePageVisible();
+
+  const all = useMemo(() => units(log), [log]);
+  const q = query.trim().toLowerCase();
+  const shownUnits = useMemo(
+    () => all.filter((u) => passes(u, filter) && (!q || searchText(u, labels, view, manifest).includes(q))).reverse(),
+    [all, filter, q, labels, view, manifest],
+  );
+  const narrowed = filter !== "all" || q !== "";
+  const undoable = onUndo ? [...log].reverse().find((e) => (e.kind === "action" || e.kind === "correction") && e.voided_by == null) : undefined;
+  const lastAction = [...log].reverse().find((e) => e.kind === "action")?.seq ?? 0;
+  const newest = log.length ? log[log.length - 1].seq : 0;
+
+  // What is new: entries after the mark, by someone else (one's own posts are not news).
+  const own = store.ownView;
+  const unread = own && unreadAfter !== null ? all.filter((u) => u.entry.seq > unreadAfter && u.entry.actor !== me) : [];
+  const oldestUnread = unread.length ? Math.min(...unread.map((u) => u.entry.seq)) : null;
+  const unreadMissing = oldestUnread !== null && hasOlder && log.length > 0 && log[0].seq > (unreadAfter ?? 0) + 1;
+
+  // While the log is on screen, this person has read it up to the newest entry. Coming back
+  // to it (the tab, the log pane) sets apart what arrived meanwhile.
+  const looking = shown && pageVisible && own;
+  const wasLooking = useRef(false);
+  useEffect(() => {
+    if (looking && !wasLooking.current) store.lookingAgain();
+    wasLooking.current = looking;
+    if (looking && newest) store.seen(newest);
+  }, [store, looking, newest]);
+
+  useEffect(() => {
+    if (!jumped || !divider.current) return;
+    divider.current.scrollIntoView({ block: "center" });
+    divider.current.focus({ preventScroll: true });
+  }, [jumped]);
+
+  const characters = useMemo(() => {
+    const kinds = characterKinds(view);
+    const list = Object.values(view.entities).filter((e) => kinds.size === 0 || kinds.has(e.kind));
+    return list.sort((a, b) => a.name.localeCompare(b.name));
+  }, [view]);
+
+  // The divider sits under the oldest new entry shown (the list runs newest first).
+  const dividerAfter = oldestUnread !== null ? [...shownUnits].reverse().find((u) => u.entry.seq >= oldestUnread)?.entry.seq ?? null : null;
+  const searchHit: Highlight[] = q ? [{ text: query.trim(), cls: "search-hit" }] : [];
+
   return (
     <div class="log-panel">
       <h2 class="section-title">Log</h2>
-      <ol class="log" aria-label="Log" aria-live="polite" reversed>
-        {entries.map((e) => (
-          <LogEntryView key={e.seq} entry={e} view={view} manifest={manifest} labels={labels} onUndo={e === undoable ? onUndo : undefined} />
-        ))}
+      {children}
+      <div class="log-tools" role="search" aria-label="Find in the log">
+        <div class="field inline log-filter">
+          <label for="log-filter" class="field-label">
+            Show
+          </label>
+          <select id="log-filter" value={filter} onChange={(e) => setFilter(e.currentTarget.value as Filter)}>
+            <option value="all">Everything</option>
+            <option value="posts">Posts</option>
+            <option value="rolls">Rolls</option>
+            <option value="whispers">Whispers and notes to the GM</option>
+            {characters.length > 0 && (
+              <optgroup label="One character">
+                {characters.map((c) => (
+                  <option key={c.id} value={`char:${c.id}`}>
+                    {c.name}
+                  </option>
+                ))}
+              </optgroup>
+            )}
+          </select>
+        </div>
+        <div class="field inline log-search">
+          <label for="log-search" class="visually-hidden">
+            Search the log
+          </label>
+          <input id="log-search" type="search" placeholder="Search the log…" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+        </div>
+        {unread.length > 0 && (
+          <button
+            type="button"
+            class="small jump-unread"
+            onClick={async () => {
+              setFilter("all");
+              setQuery("");
+              if (unreadAfter !== null) await store.loadBackTo(unreadAfter + 1);
+              setJumped((n) => n + 1);
+            }}
+          >
+            Jump to unread <span class="count">{unreadMissing ? `${unread.length}+` : unread.length} new</span>
+          </button>
+        )}
+      </div>
+      {narrowed && (
+        <p class="muted small log-count" role="status">
+          {shownUnits.length === 0 ? "Nothing in the log matches." : `Showing ${plural(shownUnits.length, "entry", "entries")} of ${all.length}`}
+          {hasOlder ? " (older entries not loaded yet)" : ""}.{" "}
+          <button
+            type="button"
+            class="linklike"
+            onClick={() => {
+              setFilter("all");
+              setQuery("");
+            }}
+          >
+            Show everything
+          </button>
+        </p>
+      )}
+      <ol class="log" aria-label="Log" aria-live={narrowed ? "off" : "polite"} reversed>
+        {shownUnits.map((u) => {
+          const item = (
+            <LogEntryView
+              key={u.entry.seq}
+              store={store}
+              unit={u}
+              view={view}
+              manifest={manifest}
+              labels={labels}
+              me={me}
+              editable={u.entry.kind === "post" && u.entry.actor === me && lastAction < u.entry.seq}
+              searchHit={searchHit}
+              onUndo={u.entry === undoable ? onUndo : undefined}
+            />
+          );
+          if (u.entry.seq !== dividerAfter) return item;
+          return [
+            item,
+            <li key="unread" ref={divider} class="unread-divider" role="separator" aria-label="New since you last looked" tabIndex={-1}>
+              <span aria-hidden="true">▲</span> New since you last looked
+            </li>,
+          ];
+        })}
       </ol>
       {hasOlder && (
         <button
@@ -63,7 +311,7 @@ export function LogPanel({
           )}
         </button>
       )}
-      {!hasOlder && log.length > 0 && <p class="muted small log-start">The start of the campaign.</p>}
+      {!hasOlder && log.length > 0 && !narrowed && <p class="muted small log-start">The start of the campaign.</p>}
     </div>
   );
 }
@@ -82,6 +330,8 @@ function entryTitle(entry: LogEntry, labels: Record<string, string>, manifest: M
       return "Undone";
     case "correction":
       return "GM correction";
+    case "post":
+      return "Post";
     default:
       return entry.action ? labels[entry.action] ?? humanize(entry.action) : "Action";
   }
@@ -127,35 +377,183 @@ function UndoButton({ entry, onUndo }: { entry: LogEntry; onUndo: () => Promise<
   );
 }
 
+/** Copies text to the clipboard; false when the browser refuses. */
+async function toClipboard(text: string): Promise<boolean> {
+  try {
+    if (!navigator.clipboard) return false;
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** "Copy as forum post": the entry as the engine writes it for a forum, in Markdown or BBCode.
+ * When the browser refuses the clipboard, the text is shown selected, ready to copy by hand. */
+function CopyForum({ store, seq }: { store: Store; seq: number }) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | null>(null);
+  const [manual, setManual] = useState<{ text: string; format: string } | null>(null);
+  const [error, setError] = useState<ErrorReport | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const id = `forum-${seq}`;
+
+  useEffect(() => {
+    if (manual && box.current) {
+      box.current.focus();
+      box.current.select();
+    }
+  }, [manual]);
+
+  async function copy(format: "markdown" | "bbcode") {
+    setBusy(true);
+    setError(null);
+    setNote(null);
+    setManual(null);
+    const name = format === "markdown" ? "Markdown" : "BBCode";
+    try {
+      const text = await store.forumPost(seq, format);
+      if (await toClipboard(text)) {
+        setNote(`Copied as ${name}: paste it into the forum.`);
+        setOpen(false);
+      } else {
+        setManual({ text, format: name });
+      }
+    } catch (e) {
+      setError(toReport(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div class="forum-copy">
+      <button type="button" class="small linklike" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
+        Copy as forum post
+      </button>
+      {open && (
+        <span id={id} class="forum-formats" role="group" aria-label={`Forum post of #${seq}`}>
+          <button type="button" class="small" disabled={busy} onClick={() => void copy("markdown")}>
+            Markdown
+          </button>
+          <button type="button" class="small" disabled={busy} onClick={() => void copy("bbcode")}>
+            BBCode
+          </button>
+        </span>
+      )}
+      <span class="help forum-note" role="status">
+        {note}
+      </span>
+      {manual && (
+        <div class="forum-manual">
+          <label class="field">
+            <span class="field-label">Forum post ({manual.format}): the clipboard is not available, copy it from here</span>
+            <textarea ref={box} readOnly rows={6} value={manual.text} onFocus={(e) => e.currentTarget.select()} />
+          </label>
+          <button type="button" class="small" onClick={() => setManual(null)}>
+            Close
+          </button>
+        </div>
+      )}
+      {error && <ErrorBox error={error} />}
+    </div>
+  );
+}
+
+/** Edits one's own post in place: the new wording is a new entry; the original stays. */
+function EditPost({ store, seq, text, onClose }: { store: Store; seq: number; text: string; onClose: () => void }) {
+  const [draft, setDraft] = useState(text);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ErrorReport | null>(null);
+  const id = `edit-${seq}`;
+  return (
+    <form
+      class="post-edit"
+      aria-label={`Edit post #${seq}`}
+      noValidate
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(null);
+        try {
+          await store.editPost(seq, draft);
+          onClose();
+        } catch (err) {
+          setError(toReport(err));
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <label for={id} class="visually-hidden">
+        New text of the post
+      </label>
+      <textarea id={id} rows={4} value={draft} maxLength={8000} onInput={(e) => setDraft(e.currentTarget.value)} ref={(el) => el?.focus()} />
+      <div class="form-actions">
+        <button type="submit" class="small primary" disabled={busy || !draft.trim() || draft === text}>
+          Save the edit
+        </button>
+        <button type="button" class="small" disabled={busy} onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+      {error && <ErrorBox error={error} />}
+    </form>
+  );
+}
+
+/** Who speaks in a post: the character (and who plays it), or the person out of character. */
+function Speaker({ post, actor }: { post: Post; actor: Role | null | undefined }) {
+  if (post.character_name)
+    return (
+      <span class="log-title speaker">
+        {post.character_name} <span class="played-by">{roleName(actor)}</span>
+      </span>
+    );
+  return (
+    <span class="log-title speaker">
+      {roleName(actor)} <span class="ooc">out of character</span>
+    </span>
+  );
+}
+
 function LogEntryView({
-  entry,
+  store,
+  unit,
   view,
   manifest,
   labels,
+  me,
+  editable,
+  searchHit,
   onUndo,
 }: {
-  entry: LogEntry;
+  store: Store;
+  unit: Unit;
   view: View;
   manifest: Manifest | null;
   labels: Record<string, string>;
+  me: Role;
+  editable: boolean;
+  searchHit: Highlight[];
   onUndo?: () => Promise<void>;
 }) {
+  const [editing, setEditing] = useState(false);
+  const entry = unit.entry;
+  const now = latest(unit);
+  const post = postOf(now);
   const params = entry.items.filter((i): i is Extract<LogItem, { type: "param" }> => i.type === "param" && i.value !== null && i.value !== undefined);
   const changes = entry.items.filter((i): i is Extract<LogItem, { type: "change" }> => i.type === "change");
-  const body = entry.items.filter((i) => i.type !== "param" && i.type !== "change" && i.type !== "hidden");
+  const body = entry.items.filter((i) => i.type !== "param" && i.type !== "change" && i.type !== "hidden" && i.type !== "post");
   const hidden = entry.items.filter((i): i is Extract<LogItem, { type: "hidden" }> => i.type === "hidden");
-  return (
-    <li class={`log-entry kind-${entry.kind}${entry.voided_by != null ? " voided" : ""}`} data-seq={entry.seq}>
-      <header class="log-head">
-        <span class="log-title">{entryTitle(entry, labels, manifest)}</span>
-        {entry.voided_by != null && <span class="voided-badge">voided: undone by #{entry.voided_by}</span>}
-        <span class="log-meta">
-          {entry.actor && <span class="actor">{roleName(entry.actor)}</span>}
-          <time dateTime={entry.at} title={`#${entry.seq} · ${entry.at}`}>
-            {time(entry.at)}
-          </time>
-        </span>
-      </header>
+  const title = entryTitle(entry, labels, manifest);
+  const audience = post ? audienceText(post, entry.actor, me) : null;
+  const traits: Highlight[] = rolledTraits(entry, manifest).map((t) => ({ text: t.name, cls: `trait-mark trait-${t.param}`, title: `${humanize(t.param)} trait` }));
+  const edited = unit.versions.length > 1;
+
+  const details = (
+    <>
       {params.length > 0 && (
         <p class="log-params">
           {params.map((p, i) => (
@@ -188,13 +586,79 @@ function LogEntryView({
         </p>
       )}
       {changes.length > 0 && <Changes changes={changes.map((c) => c.change)} view={view} manifest={manifest} />}
-      {onUndo && <UndoButton entry={entry} onUndo={onUndo} />}
+    </>
+  );
+
+  const cls = ["log-entry", `kind-${entry.kind}`];
+  if (entry.voided_by != null) cls.push("voided");
+  if (post) cls.push("has-post");
+  if (post && isPrivate(post)) cls.push("private");
+
+  return (
+    <li class={cls.join(" ")} data-seq={entry.seq}>
+      <header class="log-head">
+        {post ? <Speaker post={post} actor={entry.actor} /> : <span class="log-title">{title}</span>}
+        {entry.voided_by != null && <span class="voided-badge">voided: undone by #{entry.voided_by}</span>}
+        <span class="log-meta">
+          {!post && entry.actor && <span class="actor">{roleName(entry.actor)}</span>}
+          {edited && (
+            <span class="edited" title={`Edited in #${now.seq}`}>
+              edited
+            </span>
+          )}
+          <time dateTime={entry.at} title={`#${entry.seq} · ${entry.at}`}>
+            {time(entry.at)}
+          </time>
+        </span>
+      </header>
+      {audience && (
+        <p class="audience">
+          <span class="secret-badge whisper-badge">{audience}</span>
+        </p>
+      )}
+      {post &&
+        (editing ? (
+          <EditPost store={store} seq={entry.seq} text={post.text} onClose={() => setEditing(false)} />
+        ) : (
+          <PostText text={post.text} highlights={[...traits, ...searchHit]} />
+        ))}
+      {edited && !editing && (
+        <details class="earlier">
+          <summary>Earlier {unit.versions.length === 2 ? "wording" : `wordings (${unit.versions.length - 1})`}</summary>
+          {unit.versions.slice(0, -1).map((v) => {
+            const p = postOf(v);
+            return p ? (
+              <div key={v.seq} class="earlier-version">
+                <span class="muted small">
+                  #{v.seq} · {time(v.at)}
+                </span>
+                <PostText text={p.text} />
+              </div>
+            ) : null;
+          })}
+        </details>
+      )}
+      {entry.kind === "post" ? null : post ? (
+        <section class="embedded-action" aria-label={title}>
+          <h4 class="embedded-title">{title}</h4>
+          {details}
+        </section>
+      ) : (
+        details
+      )}
+      {(post || entry.kind === "action" || onUndo || editable) && (
+        <footer class="log-foot">
+          {editable && !editing && (
+            <button type="button" class="small linklike" onClick={() => setEditing(true)} aria-label={`Edit post #${entry.seq}`}>
+              Edit
+            </button>
+          )}
+          {(post || entry.kind === "action") && <CopyForum store={store} seq={now.seq} />}
+          {onUndo && <UndoButton entry={entry} onUndo={onUndo} />}
+        </footer>
+      )}
     </li>
   );
-}
-
-function Vis({ v }: { v: string }) {
-  return <span class="secret-badge">{v === "gm" ? "GM only" : v === "owner" ? "owner and GM" : v}</span>;
 }
 
 function ResultView({ value, view }: { value: unknown; view: View }) {
@@ -204,87 +668,6 @@ function ResultView({ value, view }: { value: unknown; view: View }) {
     <p class="result">
       <span class="muted">Result:</span> {show(value, view)}
     </p>
-  );
-}
-
-const MARKS = ["critical", "complication", "ace"];
-
-function dieFace(d: Die): string {
-  if (d.sides === "dF") return d.face > 0 ? "+" : d.face < 0 ? "−" : "0";
-  return String(d.face);
-}
-
-function dieDescription(d: Die): string {
-  const parts = [`${d.sides} ${dieFace(d)}`];
-  if (d.success === true) parts.push("success");
-  for (const m of d.marks ?? []) parts.push(m);
-  if (d.kept === false) parts.push("dropped");
-  if (d.exploded) parts.push("exploded");
-  if (d.bonus) parts.push("bonus die");
-  return parts.join(", ");
-}
-
-export function DieChip({ die }: { die: Die }) {
-  const cls = ["die", `die-${die.sides.replace("%", "pct")}`];
-  if (die.success === true) cls.push("success");
-  if (die.success === false) cls.push("failure");
-  if (die.kept === false) cls.push("dropped");
-  if (die.exploded) cls.push("exploded");
-  if (die.bonus) cls.push("bonus");
-  for (const m of die.marks ?? []) cls.push(MARKS.includes(m) ? m : "marked");
-  return (
-    <li class={cls.join(" ")} title={dieDescription(die)} aria-label={dieDescription(die)}>
-      {die.kept === false ? <s>{dieFace(die)}</s> : dieFace(die)}
-    </li>
-  );
-}
-
-function RollView({ roll, secret }: { roll: Roll; secret: string }) {
-  const forced = roll.source === "forced";
-  const allDice = roll.terms.flatMap((t) => t.dice ?? []);
-  const marks = [...new Set(allDice.flatMap((d) => d.marks ?? []))];
-  const constant = roll.terms.filter((t) => !t.dice || t.dice.length === 0);
-  return (
-    <div class={`roll ${forced ? "forced" : ""}`}>
-      <div class="roll-head">
-        <span class="roll-label">{roll.label ? humanize(roll.label) : "Roll"}</span>
-        <code class="roll-expr">{roll.expr}</code>
-        {forced && (
-          <span class="by-hand" title="Faces typed in, not rolled by Houserule">
-            by hand
-          </span>
-        )}
-        {secret !== "public" && <Vis v={secret} />}
-      </div>
-      <div class="roll-body">
-        <ul class="dice" aria-label={`${roll.label ? humanize(roll.label) : "Roll"} dice: ${allDice.map(dieFace).join(", ")}`}>
-          {allDice.map((d, i) => (
-            <DieChip key={i} die={d} />
-          ))}
-        </ul>
-        {constant.map((t, i) => (
-          <span key={i} class="roll-constant">
-            {t.term}
-          </span>
-        ))}
-        <span class="roll-total">
-          {roll.successes !== null && roll.successes !== undefined ? (
-            <>
-              <strong>{roll.successes}</strong> {roll.successes === 1 ? "success" : "successes"}
-            </>
-          ) : (
-            <>
-              = <strong>{roll.total}</strong>
-            </>
-          )}
-        </span>
-        {marks.map((m) => (
-          <span key={m} class={`mark-note ${m}`}>
-            {humanize(m)}
-          </span>
-        ))}
-      </div>
-    </div>
   );
 }
 

@@ -2,18 +2,33 @@
 // actions | table | log side by side (one at a time on a narrow screen), the house rules, or
 // the players (join links and dice by hand).
 
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Store } from "../store";
 import { useStore } from "../store";
 import { playerNames, roleName } from "../format";
 import { Board } from "./board";
 import { ActionsPanel } from "./actions";
 import { LogPanel } from "./log";
+import { PostBox } from "./post";
 import { HouseRules } from "./rules";
 import { PlayersPanel } from "./players";
 import { Diagnostics, ErrorBox } from "../ui/errors";
 
 type Pane = "table" | "actions" | "log";
+
+/** Whether a media query matches now (and re-renders when that changes). */
+function useMedia(query: string): boolean {
+  const [matches, setMatches] = useState(() => typeof matchMedia === "function" && matchMedia(query).matches);
+  useEffect(() => {
+    if (typeof matchMedia !== "function") return;
+    const m = matchMedia(query);
+    const update = () => setMatches(m.matches);
+    update();
+    m.addEventListener("change", update);
+    return () => m.removeEventListener("change", update);
+  }, [query]);
+  return matches;
+}
 
 export function TableScreen({ store }: { store: Store }) {
   const s = useStore(store);
@@ -34,6 +49,9 @@ export function TableScreen({ store }: { store: Store }) {
     return out;
   }, [s.manifest, s.actions]);
   const previewing = gm && s.viewAs !== "gm" ? roleName(s.viewAs) : null;
+  // One panel at a time on a narrow screen (the same width as the stylesheet's).
+  const narrow = useMedia("(max-width: 960px)");
+  const logShown = tab === "table" && (!narrow || pane === "log");
   const campaign = s.campaign!;
 
   return (
@@ -128,6 +146,7 @@ export function TableScreen({ store }: { store: Store }) {
             </main>
             <aside class="col col-log" aria-label="Log panel">
               <LogPanel
+                store={store}
                 log={s.log}
                 view={s.view}
                 manifest={s.manifest}
@@ -135,7 +154,12 @@ export function TableScreen({ store }: { store: Store }) {
                 hasOlder={s.hasOlder}
                 onOlder={() => store.loadOlder()}
                 onUndo={gm ? () => store.undo() : undefined}
-              />
+                me={s.viewAs}
+                shown={logShown}
+                unreadAfter={s.unreadAfter}
+              >
+                <PostBox key={s.viewAs} store={store} view={s.view} actions={s.actions} active={tab === "table"} />
+              </LogPanel>
             </aside>
           </div>
         ) : (

@@ -47,6 +47,13 @@ impl Campaign {
         let refuse = |m: String| talk_error(TalkError::Edit(m));
         let row = self.store.event(seq)?.ok_or_else(|| refuse(format!("there is no event #{seq}")))?;
         let header = row.parse_header()?;
+        if header.kind != EventKind::Post {
+            // A post that carried an action narrated the roll it made: rewording it after the
+            // dice fell would rewrite what was rolled for.
+            return Err(refuse(format!(
+                "event #{seq} is not a post on its own: a post that carried an action stays as it was rolled"
+            )));
+        }
         let items = row.parse_items()?;
         let found = items.iter().find_map(|i| match &i.body {
             Some(Body::Post { post }) => Some((post.clone(), i.visibility, i.owner.clone())),

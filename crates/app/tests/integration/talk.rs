@@ -33,3 +33,25 @@ fn a_post_is_edited_by_its_author_until_the_next_action() {
     let e = c.edit_post(&ann, edit.seq, "Too late").unwrap_err();
     assert!(e.to_string().contains("moved on"), "{e}");
 }
+
+#[test]
+fn a_post_that_carried_an_action_stays_as_it_was_rolled() {
+    init();
+    let catalog = catalog::default_catalog();
+    let r = catalog.get("generic").unwrap();
+    let new = NewCampaign {
+        name: "talk".into(),
+        ruleset: &r.source,
+        settings: Default::default(),
+        seed: Some(5),
+        limits: Default::default(),
+        house_rules: vec![],
+    };
+    let mut c = Campaign::create(None, new).unwrap();
+    let ann = Role::Player("ann".into());
+    let draft = PostDraft { text: "I swing wildly.".into(), ..Default::default() };
+    let params = serde_json::from_str(r#"{"expr": "1d20"}"#).unwrap();
+    let acted = c.act_posting(&ann, "roll", &params, Some(vec![2]), None, Some(&draft)).unwrap();
+    let e = c.edit_post(&ann, acted.event.seq, "I swing carefully.").unwrap_err();
+    assert!(e.to_string().contains("as it was rolled"), "{e}");
+}

@@ -130,7 +130,7 @@ pub fn handle(server: &Server, mut conn: Connection, message: Message) -> (Reply
 }
 
 /// The event as this connection may receive it: rule errors and watch notices are the GM's,
-/// and a post only its readers are told of (a whisper's other readers never learn it happened).
+/// and a post only its readers are told of.
 pub fn event_for(conn: &Connection, event: AppEvent) -> Option<Reply> {
     let role = conn.role.as_ref()?;
     if let AppEvent::Session { event } = &event {
