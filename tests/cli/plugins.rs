@@ -144,3 +144,49 @@ fn simulate_summarises_results() {
     assert_eq!(seen[0], seen[1], "the results do not depend on how many workers share the runs");
     assert_eq!(seen[0], v["results"]);
 }
+
+#[test]
+fn the_lab_answers_the_goblin_barbecue_question_with_and_without_a_house_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let easier = dir.path().join("easier.rhai");
+    // Successes on 3+ instead of 4+: a wrap of the ruleset's own number.
+    std::fs::write(&easier, "fn success_face() { original() - 1 }\n").unwrap();
+    let fumbles = repo().join("plugins/fumbles").display().to_string();
+    let setup = repo().join("plugins/fumbles/tests/lab_goblin_barbecue.toml").display().to_string();
+    let csv = dir.path().join("runs.csv");
+    let args = [
+        "lab",
+        &fumbles,
+        "--setup",
+        &setup,
+        "--house-rules",
+        &easier.display().to_string(),
+        "--times",
+        "400",
+        "--seed",
+        "3",
+        "--csv",
+        &csv.display().to_string(),
+    ];
+    let v = json(&args, 0, "lab");
+    let (plain, house) = (&v["ruleset"], &v["house"]);
+    let rate = |s: &serde_json::Value| s["win_rate"].as_f64().unwrap();
+    assert!(rate(plain) > 0.0 && rate(plain) < 1.0, "Gandolf alone sometimes wins, sometimes not: {plain}");
+    assert!(rate(house) > rate(plain), "successes on 3+ win more often: {} vs {}", rate(house), rate(plain));
+    let (lo, hi) = (plain["win_interval"][0].as_f64().unwrap(), plain["win_interval"][1].as_f64().unwrap());
+    assert!(lo < rate(plain) && rate(plain) < hi && hi - lo < 0.12, "a 95% interval around the rate: ({lo}, {hi})");
+    let turns = &plain["outcomes"]["turns"]["histogram"];
+    let counted: u64 = turns.as_array().unwrap().iter().map(|b| b[1].as_u64().unwrap()).sum();
+    assert_eq!(counted, 400, "every run's turns are in the histogram");
+    assert_eq!(house["house_rules"][0], "easier.rhai");
+    // Every run is in the CSV, and the same seed gives the same answer.
+    let lines = std::fs::read_to_string(&csv).unwrap().lines().count();
+    assert_eq!(lines, 1 + 800, "a header and one line per run on each side");
+    assert_eq!(json(&args, 0, "lab"), v, "the lab is deterministic for a seed");
+    // A ruleset without a lab policy says so.
+    let generic = repo().join("plugins/generic").display().to_string();
+    let empty = dir.path().join("empty.toml");
+    std::fs::write(&empty, "name = \"nothing\"\n").unwrap();
+    let e = json(&["lab", &generic, "--setup", &empty.display().to_string(), "--times", "10"], 1, "error");
+    assert!(e["error"]["message"].as_str().unwrap().contains("no lab policy"), "{e}");
+}

@@ -332,7 +332,9 @@ fn a_players_memory_bomb_leaves_the_table_serving_everyone() {
     for _ in 0..3 {
         let started = std::time::Instant::now();
         let boom = mallory.act("explode", json!({}));
-        assert!(started.elapsed() < std::time::Duration::from_secs(1), "the bomb is refused within a second");
+        // Refused at the memory limit, long before any deadline (the bound is loose: the suite's
+        // other tests share the machine's cores while this runs).
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "the bomb is refused within seconds");
         assert_eq!(Client::error_code(&boom), "sandbox", "{boom}");
         assert!(boom["error"]["message"].as_str().unwrap().contains("memory"), "{boom}");
         let fine = ann.act("gather", json!({}));

@@ -98,17 +98,19 @@ fn unexpected(reply: &Reply) -> SandboxError {
     SandboxError::Stopped(format!("the sandbox worker answered out of turn ({what})"))
 }
 
-/// Fewest runs worth a worker of their own (starting one costs a few milliseconds).
+/// Fewest simulated actions worth a worker of their own (starting one costs a few milliseconds).
 const RUNS_PER_WORKER: u64 = 2_000;
+/// Fewest lab runs (whole scenes) worth a worker of their own.
+const LAB_RUNS_PER_WORKER: u64 = 50;
 
 /// How many workers share `runs` simulated runs: one per core (or `HOUSERULE_SIMULATION_WORKERS`),
 /// each with enough to do.
-fn simulation_workers(runs: u64) -> u64 {
+fn simulation_workers(runs: u64, per_worker: u64) -> u64 {
     let cores = std::env::var("HOUSERULE_SIMULATION_WORKERS")
         .ok()
         .and_then(|n| n.parse::<u64>().ok())
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
-    cores.min(runs / RUNS_PER_WORKER).clamp(1, 64)
+    cores.min(runs / per_worker).clamp(1, 64)
 }
 
 /// `runs` split into `n` consecutive shares `(first, count)`, as even as can be.
@@ -250,9 +252,8 @@ impl Rules {
         calls: &[Call],
         seed: [u8; 32],
         runs: u64,
-        mut each: impl FnMut(Vec<Value>),
+        each: impl FnMut(Vec<Value>),
     ) -> Result<(), ActError> {
-        let shares = shares(runs, simulation_workers(runs));
         let request = |first: u64, runs: u64| Request::Simulate {
             table: Box::new(table.clone()),
             role: role.clone(),
@@ -263,6 +264,26 @@ impl Rules {
             first,
             runs,
         };
+        self.shared_runs(runs, RUNS_PER_WORKER, &request, each)
+    }
+
+    /// Plays `runs` whole scenes from `table` by the ruleset's lab policy (see
+    /// `sandbox::lab`), run `i` with dice from `seed`, shared between a worker per core like
+    /// [`Rules::simulate`]; hands on each run's outcome in run order.
+    pub fn lab(&self, table: &Table, seed: [u8; 32], runs: u64, each: impl FnMut(Vec<Value>)) -> Result<(), ActError> {
+        let request = |first: u64, runs: u64| Request::Lab { table: Box::new(table.clone()), seed, first, runs };
+        self.shared_runs(runs, LAB_RUNS_PER_WORKER, &request, each)
+    }
+
+    /// Runs `runs` numbered runs, `request(first, count)` for each share, on a worker per core.
+    fn shared_runs(
+        &self,
+        runs: u64,
+        per_worker: u64,
+        request: &(dyn Fn(u64, u64) -> Request + Sync),
+        mut each: impl FnMut(Vec<Value>),
+    ) -> Result<(), ActError> {
+        let shares = shares(runs, simulation_workers(runs, per_worker));
         std::thread::scope(|scope| {
             // The other shares, each on a worker of its own, collected whole.
             let others: Vec<_> = shares[1..]

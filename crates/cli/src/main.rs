@@ -93,6 +93,25 @@ enum Command {
         /// The post, in light Markdown (**bold**, *italic*, > quote).
         text: String,
     },
+    /// The balance lab: play a whole scene (a Fumbles challenge …) many times from a set-up,
+    /// by the ruleset's own policy, with and without house rules, side by side.
+    Lab {
+        /// The plugin folder
+        dir: PathBuf,
+        /// A scenario file whose actions set up the scene (the characters, the challenge)
+        #[arg(long)]
+        setup: PathBuf,
+        /// House rules to compare with the ruleset alone: a .rhai file or a folder of them
+        #[arg(long = "house-rules")]
+        house_rules: Option<PathBuf>,
+        #[arg(long, default_value_t = 1000)]
+        times: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Also write every run's outcome here, one line each
+        #[arg(long)]
+        csv: Option<PathBuf>,
+    },
     /// Show the table as a viewer sees it.
     View {
         file: PathBuf,
@@ -324,6 +343,9 @@ fn main() -> ExitCode {
         }
         Command::Say { file, role, character, to, text } => {
             commands::talk::say(json, &file, &role, character.as_deref(), to.as_deref(), &text)
+        }
+        Command::Lab { dir, setup, house_rules, times, seed, csv } => {
+            commands::lab::lab(json, &dir, &setup, house_rules.as_deref(), times, seed, csv.as_deref())
         }
         Command::View { file, role } => commands::campaign::view(json, &file, &role),
         Command::Log { file, role, from, before, limit } => {

@@ -96,6 +96,31 @@ pub struct Simulated {
     pub results: indexmap::IndexMap<String, Summary>,
 }
 
+/// `houserule lab`: the same scenes played under the ruleset alone and with house rules.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct LabReport {
+    pub setup: String,
+    pub times: u64,
+    pub seed: u64,
+    /// The ruleset as it ships.
+    pub ruleset: LabSide,
+    /// With the house rules given (absent without `--house-rules`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub house: Option<LabSide>,
+}
+
+/// One side of a lab comparison.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+pub struct LabSide {
+    /// The house-rule files in force (none: the ruleset alone).
+    pub house_rules: Vec<String>,
+    /// How often the scene was won, with a 95% confidence interval (Wilson's).
+    pub win_rate: f64,
+    pub win_interval: (f64, f64),
+    /// Every key of the outcomes summed up (`turns` as a histogram, …).
+    pub outcomes: indexmap::IndexMap<String, Summary>,
+}
+
 /// A house-rule file of a campaign.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct HouseRuleFile {
@@ -163,6 +188,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::schema::RootSchema)> {
         ("test.schema.json", schema_for!(Tested)),
         ("demo.schema.json", schema_for!(Demo)),
         ("simulate.schema.json", schema_for!(Simulated)),
+        ("lab.schema.json", schema_for!(LabReport)),
         ("house-rules-list.schema.json", schema_for!(HouseRulesListing)),
         ("house-rules-change.schema.json", schema_for!(Reloaded)),
         ("watch-event.schema.json", schema_for!(houserule_app::session::SessionEvent)),

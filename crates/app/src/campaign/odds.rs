@@ -1,6 +1,8 @@
-//! A form's chance of success, before anything is rolled: the action's odds function runs in
-//! the sandbox worker over the current table like the action would, with no dice to roll, and
-//! nothing it does is committed or built on ([`crate::rules::Rules::committed`] is never said).
+//! What the rules say will happen, without anything being kept: a form's chance of success
+//! before anything is rolled (the action's odds function runs in the sandbox worker over the
+//! current table like the action would, with no dice to roll, and nothing it does is committed
+//! or built on: [`crate::rules::Rules::committed`] is never said), and the balance lab's whole
+//! scenes played by the ruleset's own policy.
 
 use super::*;
 use houserule_core::chance::{self, Chance};
@@ -16,6 +18,18 @@ pub struct FormOdds {
 }
 
 impl Campaign {
+    /// Plays `n` whole scenes from the current table by the ruleset's lab policy, with dice
+    /// from `seed`, committing nothing; hands on the outcomes in run order.
+    pub fn lab(&self, seed: u64, n: u64, each: impl FnMut(Vec<Value>)) -> Result<(), ActError> {
+        if !self.rules.has_function("lab_turn", 1) || !self.rules.has_function("lab_outcome", 1) {
+            return Err(ActError::Rejected(format!(
+                "{} has no lab policy: it defines no lab_turn(t) and lab_outcome(t)",
+                self.rules.manifest.name
+            )));
+        }
+        self.rules.lab(&self.table, seed_from_number(seed), n, each)
+    }
+
     /// The chance of success of `action` with the parameters typed so far, as `role` would
     /// take it. Parameters not yet valid give no lines; an action without an odds function is
     /// an error.

@@ -15,6 +15,7 @@
 //!   is killed is reported by a [`SandboxError`] naming the limit, and replaced on next use;
 //!   the caller's table and file are untouched, since nothing the worker said was committed.
 
+mod lab;
 pub mod os;
 pub mod protocol;
 pub mod worker;

@@ -70,6 +70,10 @@ pub enum Request {
         first: u64,
         runs: u64,
     },
+    /// Play `runs` whole scenes from one table by the ruleset's lab policy (see
+    /// [`super::lab`]), run `i` with dice from `seed` at counter `(first + i) · stride`;
+    /// each run's outcome comes back in batches, as `Simulated`.
+    Lab { table: Box<Table>, seed: [u8; 32], first: u64, runs: u64 },
     /// Report what the operating system enforces, by trying what it must refuse.
     Probe,
 }

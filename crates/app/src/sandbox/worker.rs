@@ -137,6 +137,7 @@ fn answer(wall: os::Wall) -> i32 {
             Request::Simulate { table, role, action, params, calls, seed, first, runs } => {
                 state.simulate(&mut output, &table, &role, &action, &params, &calls, seed, first, runs)
             }
+            Request::Lab { table, seed, first, runs } => state.lab(&mut output, &table, seed, first, runs),
             Request::Probe => write_frame(&mut output, &Reply::Probed(probe(wall.clone()))),
         };
         if sent.is_err() {
@@ -241,6 +242,37 @@ impl State {
             });
             match run {
                 Ok(staged) => batch.push(staged.result),
+                Err(e) => return write_frame(output, &failure(e)),
+            }
+            if sent.elapsed() >= BATCH_TIME {
+                write_frame(output, &Reply::Simulated { results: std::mem::take(&mut batch), done: false })?;
+                sent = Instant::now();
+            }
+        }
+        write_frame(output, &Reply::Simulated { results: batch, done: true })
+    }
+}
+
+impl State {
+    /// Plays whole lab runs and sends their outcomes in batches.
+    fn lab(
+        &mut self,
+        output: &mut impl Write,
+        table: &Table,
+        seed: [u8; 32],
+        first: u64,
+        runs: u64,
+    ) -> std::io::Result<()> {
+        let Some(plugin) = self.plugin.as_ref() else {
+            return write_frame(output, &Reply::Failed(Failure::Other("no rules are loaded".into())));
+        };
+        let limits = self.limits.clone();
+        let mut batch = Vec::new();
+        let mut sent = Instant::now();
+        for i in 0..runs {
+            let start = action::simulation_table(table, first + i);
+            match super::lab::play(plugin, &limits, start, seed, &|| arm(&limits), &in_time) {
+                Ok(outcome) => batch.push(outcome),
                 Err(e) => return write_frame(output, &failure(e)),
             }
             if sent.elapsed() >= BATCH_TIME {

@@ -5,6 +5,7 @@ pub mod campaign;
 pub mod demo;
 pub mod dice;
 pub mod house;
+pub mod lab;
 pub mod odds;
 pub mod plugin;
 pub mod sharing;

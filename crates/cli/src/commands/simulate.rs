@@ -70,7 +70,7 @@ pub fn simulate(
 }
 
 /// Summarises each key of the results (a result that is not a map counts as key "result").
-fn summarise(results: &[Value]) -> IndexMap<String, Summary> {
+pub fn summarise(results: &[Value]) -> IndexMap<String, Summary> {
     let mut columns: IndexMap<String, Vec<&Value>> = IndexMap::new();
     for r in results {
         match r {

@@ -1,0 +1,83 @@
+//! The balance lab's runs, inside the sandbox worker: one whole scene played from a table by
+//! the ruleset's own policy, with dice from the seed.
+//!
+//! A ruleset that supports the lab defines `lab_turn(t)` and `lab_outcome(t)`. Each turn the
+//! worker asks `lab_turn` (as the GM, with no dice) what everyone does now — a list of moves
+//! `#{action, as, params}`, or `()` when the scene is over — and takes each move as an action
+//! like any other: parameters checked by the engine, the action's own rules and hooks run, its
+//! changes applied to the run's table. At the end `lab_outcome` sums the run up as a map (`won`,
+//! `turns`, what was spent …). A move the rules refuse ends the run with the refusal, so a
+//! policy that breaks the rules is reported, never quietly skipped.
+
+use houserule_core::action::{self, ActError, Call};
+use houserule_core::dice::Forced;
+use houserule_core::manifest::Manifest;
+use houserule_core::plugin::Plugin;
+use houserule_core::table::Table;
+use houserule_core::tx::{DiceSupply, Tx};
+use houserule_core::{Limits, Role};
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
+
+/// Most turns one run may take before it is called unfinished.
+pub const MAX_TURNS: u64 = 200;
+
+/// Calls a lab function of the rules as the GM, with no dice; returns what it returned.
+fn ask(
+    plugin: &Plugin,
+    manifest: &Arc<Manifest>,
+    limits: &Limits,
+    table: &Table,
+    function: &str,
+    guard: &dyn Fn(Result<action::Staged, ActError>) -> Result<action::Staged, ActError>,
+) -> Result<Value, ActError> {
+    let tx = Tx::new(table.clone(), manifest.clone(), Role::Gm, None, DiceSupply::Forced(Forced::new([])))
+        .with_caps(limits.caps.clone());
+    let staged = guard(action::run(plugin, tx, &[Call { function: function.into(), args: vec![] }]))?;
+    Ok(staged.result)
+}
+
+/// Plays one run from `start` (its roll counter already set) and sums it up.
+pub fn play(
+    plugin: &Plugin,
+    limits: &Limits,
+    start: Table,
+    seed: [u8; 32],
+    arm: &dyn Fn(),
+    guard: &dyn Fn(Result<action::Staged, ActError>) -> Result<action::Staged, ActError>,
+) -> Result<Value, ActError> {
+    let manifest = plugin.manifest.clone();
+    let mut table = start;
+    let mut turns = 0;
+    loop {
+        arm();
+        let moves = ask(plugin, &manifest, limits, &table, "lab_turn", guard)?;
+        let moves = match moves {
+            Value::Null => break,
+            Value::Array(m) => m,
+            other => return Err(ActError::Rejected(format!("lab_turn returned {other}, not a list of moves or ()"))),
+        };
+        turns += 1;
+        if turns > MAX_TURNS {
+            break;
+        }
+        for m in moves {
+            let action =
+                m["action"].as_str().ok_or_else(|| ActError::Rejected(format!("a lab move names no action: {m}")))?;
+            let role = Role::parse(m["as"].as_str().unwrap_or("gm")).map_err(|e| ActError::Rejected(e.to_string()))?;
+            let raw = m["params"].as_object().cloned().unwrap_or_else(Map::new);
+            let params = action::check(&manifest, &table, &role, action, &raw)?;
+            let calls = action::calls(&manifest, action, &params)?;
+            let dice = DiceSupply::Seeded { seed, entropy: None };
+            let tx = action::begin(&manifest, &table, &role, action, &params, dice, limits)?;
+            arm();
+            table = guard(action::run(plugin, tx, &calls))?.tx.table;
+        }
+    }
+    arm();
+    let mut outcome = ask(plugin, &manifest, limits, &table, "lab_outcome", guard)?;
+    if let Value::Object(m) = &mut outcome {
+        m.entry("unfinished").or_insert(json!(turns > MAX_TURNS));
+    }
+    Ok(outcome)
+}
