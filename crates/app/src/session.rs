@@ -228,19 +228,21 @@ impl Session {
     /// Writes a post, and tells only those who may read it.
     pub fn post(&self, author: &Role, draft: &PostDraft) -> Result<LogEntry, CampaignError> {
         self.catch_up()?;
-        let (entry, readers) = self.campaign().post(author, draft)?;
-        let event = SessionEvent::Committed { seq: entry.seq, actor: author.clone(), action: "post".into(), readers };
-        Session::publish(&self.shared, event);
-        Ok(entry)
+        let written = self.campaign().post(author, draft)?;
+        Ok(self.announce_post(author, written))
     }
 
     /// Edits a post by its author, and tells only those who may read it.
     pub fn edit_post(&self, author: &Role, seq: u64, text: &str) -> Result<LogEntry, CampaignError> {
         self.catch_up()?;
-        let (entry, readers) = self.campaign().edit_post(author, seq, text)?;
+        let written = self.campaign().edit_post(author, seq, text)?;
+        Ok(self.announce_post(author, written))
+    }
+
+    fn announce_post(&self, author: &Role, (entry, readers): (LogEntry, Option<Role>)) -> LogEntry {
         let event = SessionEvent::Committed { seq: entry.seq, actor: author.clone(), action: "post".into(), readers };
         Session::publish(&self.shared, event);
-        Ok(entry)
+        entry
     }
 
     /// Watches rule folders; each saved edit is reloaded by the session's reload task.

@@ -40,7 +40,6 @@ use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-pub use talk::readers;
 
 /// Why a campaign could not be created or opened.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -507,23 +506,6 @@ impl Campaign {
         self.rules.committed(id);
         let entry = view::log_entry(&header, &items, &hex::encode(self.head.1), role);
         Ok(Acted { event: entry, result, script_log: log })
-    }
-
-    /// Runs an action `n` times from the current table with generated dice from `seed`,
-    /// committing nothing; hands each batch of results to `each` as the worker sends them.
-    pub fn simulate(
-        &self,
-        role: &Role,
-        action: &str,
-        raw: &Map<String, Value>,
-        seed: u64,
-        n: u64,
-        each: impl FnMut(Vec<Value>),
-    ) -> Result<(), ActError> {
-        let manifest = &self.rules.manifest;
-        let params = action::check(manifest, &self.table, role, action, raw)?;
-        let calls = action::calls(manifest, action, &params)?;
-        self.rules.simulate(&self.table, role, action, &params, &calls, seed_from_number(seed), n, each)
     }
 
     /// The settings the campaign was created with (house rules override them).

@@ -1,8 +1,8 @@
 //! What the rules say will happen, without anything being kept: a form's chance of success
 //! before anything is rolled (the action's odds function runs in the sandbox worker over the
 //! current table like the action would, with no dice to roll, and nothing it does is committed
-//! or built on: [`crate::rules::Rules::committed`] is never said), and the balance lab's whole
-//! scenes played by the ruleset's own policy.
+//! or built on: [`crate::rules::Rules::committed`] is never said), an action simulated many
+//! times, and the balance lab's whole scenes played by the ruleset's own policy.
 
 use super::*;
 use houserule_core::chance::{self, Chance};
@@ -18,6 +18,23 @@ pub struct FormOdds {
 }
 
 impl Campaign {
+    /// Runs an action `n` times from the current table with generated dice from `seed`,
+    /// committing nothing; hands each batch of results to `each` as the worker sends them.
+    pub fn simulate(
+        &self,
+        role: &Role,
+        action: &str,
+        raw: &Map<String, Value>,
+        seed: u64,
+        n: u64,
+        each: impl FnMut(Vec<Value>),
+    ) -> Result<(), ActError> {
+        let manifest = &self.rules.manifest;
+        let params = action::check(manifest, &self.table, role, action, raw)?;
+        let calls = action::calls(manifest, action, &params)?;
+        self.rules.simulate(&self.table, role, action, &params, &calls, seed_from_number(seed), n, each)
+    }
+
     /// Plays `n` whole scenes from the current table by the ruleset's lab policy, with dice
     /// from `seed`, committing nothing; hands on the outcomes in run order.
     pub fn lab(&self, seed: u64, n: u64, each: impl FnMut(Vec<Value>)) -> Result<(), ActError> {

@@ -18,7 +18,7 @@ fn talk_error(e: TalkError) -> CampaignError {
 }
 
 /// Who may read a post, as a role to tell (none: everyone).
-pub fn readers(visibility: Visibility, owner: Option<&str>) -> Option<Role> {
+fn readers(visibility: Visibility, owner: Option<&str>) -> Option<Role> {
     match (visibility, owner) {
         (Visibility::Public, _) => None,
         (Visibility::Owner, Some(p)) => Some(Role::Player(p.to_string())),

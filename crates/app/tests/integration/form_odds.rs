@@ -3,16 +3,12 @@
 //! the sandbox worker never builds the next action on it — not even when the next event is
 //! one the worker did not stage (a GM's correction).
 
-use crate::support::init;
+use crate::support::{campaign, params};
 use houserule_app::catalog;
 use houserule_app::undo::Correction;
-use houserule_app::{Campaign, NewCampaign};
+use houserule_app::Campaign;
 use houserule_core::Role;
-use serde_json::{json, Map, Value};
-
-fn params(v: Value) -> Map<String, Value> {
-    v.as_object().unwrap().clone()
-}
+use serde_json::{json, Map};
 
 fn fudge_points(c: &Campaign) -> i64 {
     let view = serde_json::to_value(c.view(&Role::Gm)).unwrap();
@@ -21,18 +17,7 @@ fn fudge_points(c: &Campaign) -> i64 {
 
 #[test]
 fn asking_the_odds_keeps_nothing_and_is_never_built_on() {
-    init();
-    let catalog = catalog::default_catalog();
-    let r = catalog.get("fudge-firefight").unwrap();
-    let new = NewCampaign {
-        name: "odds".into(),
-        ruleset: &r.source,
-        settings: Default::default(),
-        seed: Some(7),
-        limits: Default::default(),
-        house_rules: vec![],
-    };
-    let mut c = Campaign::create(None, new).unwrap();
+    let mut c = campaign(&catalog::default_catalog().get("fudge-firefight").unwrap().source);
     let ann = Role::Player("ann".into());
     c.act(
         &Role::Gm,
@@ -62,18 +47,7 @@ fn asking_the_odds_keeps_nothing_and_is_never_built_on() {
 
 #[test]
 fn odds_refuse_what_the_caller_may_not_do_and_say_nothing_of_an_unfilled_form() {
-    init();
-    let catalog = catalog::default_catalog();
-    let r = catalog.get("fumbles").unwrap();
-    let new = NewCampaign {
-        name: "odds".into(),
-        ruleset: &r.source,
-        settings: Default::default(),
-        seed: Some(7),
-        limits: Default::default(),
-        house_rules: vec![],
-    };
-    let mut c = Campaign::create(None, new).unwrap();
+    let mut c = campaign(&catalog::default_catalog().get("fumbles").unwrap().source);
     c.act(
         &Role::Gm,
         "create_character",

@@ -1,25 +1,13 @@
 //! Posts: an edit by its author while the table has not moved on, kept beside the original.
 
-use crate::support::init;
+use crate::support::campaign;
 use houserule_app::catalog;
-use houserule_app::{Campaign, NewCampaign};
 use houserule_core::talk::PostDraft;
 use houserule_core::Role;
 
 #[test]
 fn a_post_is_edited_by_its_author_until_the_next_action() {
-    init();
-    let catalog = catalog::default_catalog();
-    let r = catalog.get("generic").unwrap();
-    let new = NewCampaign {
-        name: "talk".into(),
-        ruleset: &r.source,
-        settings: Default::default(),
-        seed: Some(5),
-        limits: Default::default(),
-        house_rules: vec![],
-    };
-    let mut c = Campaign::create(None, new).unwrap();
+    let mut c = campaign(&catalog::default_catalog().get("generic").unwrap().source);
     let ann = Role::Player("ann".into());
     let draft = PostDraft { text: "I open the dor.".into(), ..Default::default() };
     let (first, _) = c.post(&ann, &draft).unwrap();
@@ -36,18 +24,7 @@ fn a_post_is_edited_by_its_author_until_the_next_action() {
 
 #[test]
 fn a_post_that_carried_an_action_stays_as_it_was_rolled() {
-    init();
-    let catalog = catalog::default_catalog();
-    let r = catalog.get("generic").unwrap();
-    let new = NewCampaign {
-        name: "talk".into(),
-        ruleset: &r.source,
-        settings: Default::default(),
-        seed: Some(5),
-        limits: Default::default(),
-        house_rules: vec![],
-    };
-    let mut c = Campaign::create(None, new).unwrap();
+    let mut c = campaign(&catalog::default_catalog().get("generic").unwrap().source);
     let ann = Role::Player("ann".into());
     let draft = PostDraft { text: "I swing wildly.".into(), ..Default::default() };
     let params = serde_json::from_str(r#"{"expr": "1d20"}"#).unwrap();

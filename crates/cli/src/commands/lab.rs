@@ -4,7 +4,7 @@
 //! turns to finish as a histogram, and the rest of each run's outcome. The runs are shared
 //! between a sandbox worker per core; for a given seed the answer is always the same.
 
-use super::simulate::summarise;
+use super::simulate::{plugin_for_runs, read_setup, summarise};
 use super::Outcome;
 use crate::output::{self, Failure, LabReport, LabSide, Summary};
 use houserule_app::folders;
@@ -29,15 +29,6 @@ fn house_rules(path: &Path, limits: &Limits) -> Result<(Vec<HouseRule>, indexmap
     Ok((vec![HouseRule { name, source }], Default::default()))
 }
 
-/// Wilson's 95% interval for `yes` of `n`.
-fn wilson(yes: u64, n: u64) -> (f64, f64) {
-    let (n, p) = (n.max(1) as f64, yes as f64 / n.max(1) as f64);
-    let z = 1.959_963_984_540_054_f64;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
 #[allow(clippy::too_many_arguments)]
 pub fn lab(
     json: bool,
@@ -48,14 +39,8 @@ pub fn lab(
     seed: u64,
     csv: Option<&Path>,
 ) -> Outcome {
-    if times == 0 || times > MAX_TIMES {
-        return Err(Failure::new(ErrorCode::BadParam, format!("--times must be 1 to {MAX_TIMES}")));
-    }
-    let limits = Limits::default();
-    let source =
-        folders::read_plugin(dir, &limits).map_err(|e| Failure::new(ErrorCode::InvalidPlugin, e.to_string()))?;
-    let scenario = folders::read_scenario(setup, &setup.display().to_string(), dir, &limits)
-        .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?;
+    let (limits, source) = plugin_for_runs(dir, times, MAX_TIMES)?;
+    let scenario = read_setup(setup, dir, &limits)?;
     let mut sides = vec![(vec![], scenario.clone())];
     if let Some(path) = house {
         let (rules, settings) = house_rules(path, &limits)?;
@@ -84,7 +69,7 @@ pub fn lab(
         let side = LabSide {
             house_rules: names.clone(),
             win_rate: yes as f64 / times as f64,
-            win_interval: wilson(yes, times),
+            win_interval: houserule_core::dice::odds::wilson(yes as f64 / times as f64, times),
             outcomes: summarise(&outcomes),
         };
         played.push((side, outcomes));

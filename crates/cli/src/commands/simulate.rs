@@ -5,7 +5,7 @@ use crate::output::{self, Failure, Simulated, Summary};
 use houserule_app::folders;
 use houserule_app::scenario::Runner;
 use houserule_core::scenario::Scenario;
-use houserule_core::{ErrorCode, Limits};
+use houserule_core::{ErrorCode, Limits, PluginSource};
 use indexmap::IndexMap;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -24,15 +24,9 @@ pub fn simulate(
     times: u64,
     seed: u64,
 ) -> Outcome {
-    if times == 0 || times > MAX_TIMES {
-        return Err(Failure::new(ErrorCode::BadParam, format!("--times must be 1 to {MAX_TIMES}")));
-    }
-    let limits = Limits::default();
-    let source =
-        folders::read_plugin(dir, &limits).map_err(|e| Failure::new(ErrorCode::InvalidPlugin, e.to_string()))?;
+    let (limits, source) = plugin_for_runs(dir, times, MAX_TIMES)?;
     let setup = match setup {
-        Some(p) => folders::read_scenario(p, &p.display().to_string(), dir, &limits)
-            .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?,
+        Some(p) => read_setup(p, dir, &limits)?,
         None => Scenario {
             name: "simulation".into(),
             description: None,
@@ -67,6 +61,23 @@ pub fn simulate(
         }
     }
     Ok(true)
+}
+
+/// Checks `--times` (1 to `max`) and reads the plugin folder the runs use.
+pub fn plugin_for_runs(dir: &Path, times: u64, max: u64) -> Result<(Limits, PluginSource), Failure> {
+    if times == 0 || times > max {
+        return Err(Failure::new(ErrorCode::BadParam, format!("--times must be 1 to {max}")));
+    }
+    let limits = Limits::default();
+    let source =
+        folders::read_plugin(dir, &limits).map_err(|e| Failure::new(ErrorCode::InvalidPlugin, e.to_string()))?;
+    Ok((limits, source))
+}
+
+/// Reads a set-up scenario (its house rules relative to the plugin folder `dir`).
+pub fn read_setup(path: &Path, dir: &Path, limits: &Limits) -> Result<Scenario, Failure> {
+    folders::read_scenario(path, &path.display().to_string(), dir, limits)
+        .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))
 }
 
 /// Summarises each key of the results (a result that is not a map counts as key "result").

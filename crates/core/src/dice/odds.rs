@@ -394,18 +394,22 @@ impl Odds {
     /// A 95% confidence interval (Wilson's) for [`Odds::at_least`], when simulated.
     pub fn interval(&self, target: i64) -> Option<(f64, f64)> {
         let Method::Simulation { samples } = self.method else { return None };
-        let n = samples as f64;
-        let p = self.at_least(target);
-        let z = 1.959_963_984_540_054_f64;
-        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-        Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+        Some(wilson(self.at_least(target), samples))
     }
 
     pub fn mean(&self) -> f64 {
         let mass: f64 = self.table.iter().map(|(_, p)| p).sum();
         self.table.iter().map(|(v, p)| *v as f64 * p).sum::<f64>() / mass.max(f64::MIN_POSITIVE)
     }
+}
+
+/// Wilson's 95% confidence interval for a rate `p` seen in `n` trials.
+pub fn wilson(p: f64, n: u64) -> (f64, f64) {
+    let n = n.max(1) as f64;
+    let z = 1.959_963_984_540_054_f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// The odds of `expr`: exact where possible, else [`SAMPLES`] simulated rolls.
