@@ -801,6 +801,67 @@ export type HouseRuleName = {
   name: string;
 };
 
+/** A balance lab to start. */
+export type LabStart = {
+  /** Runs on each side (1 to 100,000). */
+  times?: number;
+  /** The same seed gives the same answer. */
+  seed?: number;
+};
+
+/** Where a lab in the background stands. */
+export type LabProgress = {
+  /** Runs asked for on each side. */
+  times: number;
+  seed: number;
+  /** The event the table was copied at. */
+  from_event: number;
+  /** Running, done, stopped (by the GM), or failed (with the reason). */
+  state: LabState;
+  /** The ruleset alone first, then with the campaign's house rules (if it has any). */
+  sides: LabSide[];
+};
+
+export type LabState = {
+  state: "running";
+} | {
+  state: "done";
+} | {
+  state: "stopped";
+} | {
+  state: "failed";
+  message: string;
+};
+
+/** One side of a lab comparison, as played so far. */
+export type LabSide = {
+  /** The house-rule files in force (none: the ruleset alone). */
+  house_rules: string[];
+  /** Runs played so far. */
+  runs: number;
+  /** How often the scene was won, with a 95% confidence interval (Wilson's). */
+  win_rate: number;
+  win_interval: [number, number];
+  /** Every key of the outcomes summed up (`turns` as a histogram, …). */
+  outcomes: Record<string, Summary>;
+};
+
+/** Summary statistics of one key of many results. */
+export type Summary = {
+  kind: "flag";
+  yes: number;
+  rate: number;
+} | {
+  kind: "number";
+  min: number;
+  max: number;
+  mean: number;
+  histogram: [number, number][];
+} | {
+  kind: "text";
+  counts: [string, number][];
+};
+
 /** Something a front end shows as it happens. */
 export type AppEvent = {
   type: "opened";
@@ -929,6 +990,12 @@ export interface Calls {
   save_house_rule: { params: SaveHouseRule; result: ReloadReport | null };
   /** Removes a house rule. */
   remove_house_rule: { params: HouseRuleName; result: ReloadReport | null };
+  /** Starts the balance lab from the table as it stands: the scene played `times` times by the ruleset's policy, under the ruleset alone and with the campaign's house rules, in the background (a lab already running is stopped first). The table plays on meanwhile. */
+  lab_start: { params: LabStart; result: LabProgress };
+  /** Where the balance lab stands: runs so far, win rates, histograms (none: no lab yet). */
+  lab: { params: Nothing; result: LabProgress | null };
+  /** Stops the balance lab after the round it is playing; answers where it stands. */
+  lab_stop: { params: Nothing; result: LabProgress | null };
 }
 
 /** A call's name. */

@@ -9,6 +9,7 @@ use crate::calls::{self, Call, Caller, Host, HouseRuleText, HouseRulesState, Joi
 use crate::campaign::{Acted, Campaign, CampaignError, FormOdds, NewCampaign};
 use crate::catalog::{self, Catalog};
 use crate::invites::{self, InviteError};
+use crate::lab::{self, LabProgress};
 use crate::reload::{ReloadError, ReloadReport};
 use crate::session::{diagnostics, Session, SessionEvent};
 use crate::store::Store;
@@ -68,6 +69,8 @@ pub struct App {
     /// Other connections to the file in play, kept for reading history: a page of the log
     /// never holds the session (an action does not wait behind it), nor another reader.
     history: Arc<Mutex<Vec<(PathBuf, Store)>>>,
+    /// The balance lab the GM started last (it runs on its own thread and workers).
+    lab: Arc<Mutex<Option<lab::Job>>>,
 }
 
 /// Someone following the app: told each event, returns whether it still listens.
@@ -132,6 +135,7 @@ impl App {
             true
         });
         self.history.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        *self.lab.lock().unwrap_or_else(|p| p.into_inner()) = None;
         *self.session.lock().unwrap_or_else(|p| p.into_inner()) = Some((session, path.to_path_buf()));
         self.remember(path);
         App::publish(&self.subscribers, AppEvent::Opened { campaign: info.clone() });
@@ -438,7 +442,39 @@ impl App {
             Call::HouseRules(_) => json(self.house_rules()?),
             Call::SaveHouseRule(p) => json(self.save_house_rule(&p.name, &p.text)?),
             Call::RemoveHouseRule(p) => json(self.remove_house_rule(&p.name)?),
+            Call::LabStart(p) => json(self.lab_start(p.times, p.seed)?),
+            Call::Lab(_) => json(self.lab.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|j| j.progress())),
+            Call::LabStop(_) => {
+                let job = self.lab.lock().unwrap_or_else(|p| p.into_inner());
+                json(job.as_ref().map(|j| {
+                    j.stop();
+                    j.progress()
+                }))
+            }
         }
+    }
+
+    /// Starts the balance lab from the table as it stands (stopping one that runs).
+    pub fn lab_start(&self, times: u64, seed: u64) -> Result<LabProgress, ErrorReport> {
+        if times == 0 || times > lab::MAX_TIMES {
+            return Err(ErrorReport::new(ErrorCode::BadParam, format!("times must be 1 to {}", lab::MAX_TIMES))
+                .with_param("times"));
+        }
+        let (setups, from_event) = self.with(|s| {
+            let c = s.campaign();
+            let rules = c.rules();
+            if !rules.has_function("lab_turn", 1) || !rules.has_function("lab_outcome", 1) {
+                return Err(ErrorReport::new(
+                    ErrorCode::Refused,
+                    format!("{} has no lab policy: it defines no lab_turn(t) and lab_outcome(t)", rules.manifest.name),
+                ));
+            }
+            Ok((c.lab_setups(), c.head().0))
+        })?;
+        let job = lab::Job::start(setups, seed, times, from_event);
+        let progress = job.progress();
+        *self.lab.lock().unwrap_or_else(|p| p.into_inner()) = Some(job);
+        Ok(progress)
     }
 
     /// The ruleset's manifest (kinds, fields, pools, settings, with their labels).

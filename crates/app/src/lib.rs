@@ -8,6 +8,7 @@
 //! - [`session`], [`reload`] and [`watch`]: a campaign in play with hot reload;
 //! - [`verify`] and [`share`]: checking a file and writing clean copies of it;
 //! - [`invites`]: the join links players prove who they are with;
+//! - [`lab`]: the balance lab, one scene played many times with and without house rules;
 //! - [`undo`]: the GM taking actions back, and setting values by hand;
 //! - [`catalog`] and [`folders`]: the rulesets there are, and reading rules from folders;
 //! - [`scenario`]: running a plugin's scenario tests;
@@ -21,6 +22,7 @@ pub mod checked;
 pub mod folders;
 pub mod front;
 pub mod invites;
+pub mod lab;
 pub mod pinned;
 pub mod reads;
 pub mod reload;

@@ -267,11 +267,19 @@ impl Rules {
         self.shared_runs(runs, RUNS_PER_WORKER, &request, each)
     }
 
-    /// Plays `runs` whole scenes from `table` by the ruleset's lab policy (see
-    /// `sandbox::lab`), run `i` with dice from `seed`, shared between a worker per core like
+    /// Plays whole scenes `from`, `from + 1` … (`runs` of them) from `table` by the ruleset's
+    /// lab policy (see `sandbox::lab`), run `i` with dice from `seed` and `i`, shared between a worker per core like
     /// [`Rules::simulate`]; hands on each run's outcome in run order.
-    pub fn lab(&self, table: &Table, seed: [u8; 32], runs: u64, each: impl FnMut(Vec<Value>)) -> Result<(), ActError> {
-        let request = |first: u64, runs: u64| Request::Lab { table: Box::new(table.clone()), seed, first, runs };
+    pub fn lab(
+        &self,
+        table: &Table,
+        seed: [u8; 32],
+        from: u64,
+        runs: u64,
+        each: impl FnMut(Vec<Value>),
+    ) -> Result<(), ActError> {
+        let request =
+            |first: u64, runs: u64| Request::Lab { table: Box::new(table.clone()), seed, first: from + first, runs };
         self.shared_runs(runs, LAB_RUNS_PER_WORKER, &request, each)
     }
 

@@ -96,11 +96,12 @@ enum Command {
     /// The balance lab: play a whole scene (a Fumbles challenge …) many times from a set-up,
     /// by the ruleset's own policy, with and without house rules, side by side.
     Lab {
-        /// The plugin folder
-        dir: PathBuf,
+        /// A plugin folder (with --setup), or a campaign file: the lab plays from its table as it
+        /// stands, under the ruleset alone and with the campaign's house rules
+        path: PathBuf,
         /// A scenario file whose actions set up the scene (the characters, the challenge)
         #[arg(long)]
-        setup: PathBuf,
+        setup: Option<PathBuf>,
         /// House rules to compare with the ruleset alone: a .rhai file or a folder of them
         #[arg(long = "house-rules")]
         house_rules: Option<PathBuf>,
@@ -344,8 +345,8 @@ fn main() -> ExitCode {
         Command::Say { file, role, character, to, text } => {
             commands::talk::say(json, &file, &role, character.as_deref(), to.as_deref(), &text)
         }
-        Command::Lab { dir, setup, house_rules, times, seed, csv } => {
-            commands::lab::lab(json, &dir, &setup, house_rules.as_deref(), times, seed, csv.as_deref())
+        Command::Lab { path, setup, house_rules, times, seed, csv } => {
+            commands::lab::lab(json, &path, setup.as_deref(), house_rules.as_deref(), times, seed, csv.as_deref())
         }
         Command::View { file, role } => commands::campaign::view(json, &file, &role),
         Command::Log { file, role, from, before, limit } => {

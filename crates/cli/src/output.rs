@@ -75,17 +75,7 @@ pub struct Demo {
     pub log: Vec<LogEntry>,
 }
 
-/// A summary of one key of simulated results.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum Summary {
-    /// true/false results: how many were true, and the rate.
-    Flag { yes: u64, rate: f64 },
-    /// Numbers: range, mean and how often each (rounded) value came up.
-    Number { min: f64, max: f64, mean: f64, histogram: Vec<(i64, u64)> },
-    /// Anything else: how often each value came up.
-    Text { counts: Vec<(String, u64)> },
-}
+pub use houserule_app::lab::{LabSide, Summary};
 
 /// `houserule simulate`.
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
@@ -107,18 +97,6 @@ pub struct LabReport {
     /// With the house rules given (absent without `--house-rules`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub house: Option<LabSide>,
-}
-
-/// One side of a lab comparison.
-#[derive(Debug, Serialize, Deserialize, JsonSchema)]
-pub struct LabSide {
-    /// The house-rule files in force (none: the ruleset alone).
-    pub house_rules: Vec<String>,
-    /// How often the scene was won, with a 95% confidence interval (Wilson's).
-    pub win_rate: f64,
-    pub win_interval: (f64, f64),
-    /// Every key of the outcomes summed up (`turns` as a histogram, …).
-    pub outcomes: indexmap::IndexMap<String, Summary>,
 }
 
 /// A house-rule file of a campaign.

@@ -61,4 +61,12 @@ calls! {
     SaveHouseRule "save_house_rule" (SaveHouseRule) -> Option<ReloadReport>, Gm;
     /// Removes a house rule.
     RemoveHouseRule "remove_house_rule" (HouseRuleName) -> Option<ReloadReport>, Gm;
+    /// Starts the balance lab from the table as it stands: the scene played `times` times by the
+    /// ruleset's policy, under the ruleset alone and with the campaign's house rules, in the
+    /// background (a lab already running is stopped first). The table plays on meanwhile.
+    LabStart "lab_start" (LabStart) -> LabProgress, Gm;
+    /// Where the balance lab stands: runs so far, win rates, histograms (none: no lab yet).
+    Lab "lab" (Nothing) -> Option<LabProgress>, Gm;
+    /// Stops the balance lab after the round it is playing; answers where it stands.
+    LabStop "lab_stop" (Nothing) -> Option<LabProgress>, Gm;
 }

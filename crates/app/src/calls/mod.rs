@@ -11,6 +11,7 @@ mod replies;
 
 use crate::campaign::FormOdds;
 use crate::invites::{Invite, NewInvite};
+use crate::lab::LabProgress;
 use crate::reload::ReloadReport;
 use crate::Acted;
 use houserule_core::manifest::Manifest;
@@ -340,6 +341,25 @@ pub enum Dice {
 pub struct SaveHouseRule {
     pub name: String,
     pub text: String,
+}
+
+/// A balance lab to start.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct LabStart {
+    /// Runs on each side (1 to 100,000).
+    #[serde(default = "lab_times")]
+    pub times: u64,
+    /// The same seed gives the same answer.
+    #[serde(default = "lab_seed")]
+    pub seed: u64,
+}
+
+fn lab_times() -> u64 {
+    1000
+}
+
+fn lab_seed() -> u64 {
+    1
 }
 
 /// A house rule to remove.

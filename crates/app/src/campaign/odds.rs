@@ -2,7 +2,7 @@
 //! before anything is rolled (the action's odds function runs in the sandbox worker over the
 //! current table like the action would, with no dice to roll, and nothing it does is committed
 //! or built on: [`crate::rules::Rules::committed`] is never said), an action simulated many
-//! times, and the balance lab's whole scenes played by the ruleset's own policy.
+//! times, and what the balance lab plays from ([`crate::lab`]).
 
 use super::*;
 use houserule_core::chance::{self, Chance};
@@ -35,16 +35,28 @@ impl Campaign {
         self.rules.simulate(&self.table, role, action, &params, &calls, seed_from_number(seed), n, each)
     }
 
-    /// Plays `n` whole scenes from the current table by the ruleset's lab policy, with dice
-    /// from `seed`, committing nothing; hands on the outcomes in run order.
-    pub fn lab(&self, seed: u64, n: u64, each: impl FnMut(Vec<Value>)) -> Result<(), ActError> {
-        if !self.rules.has_function("lab_turn", 1) || !self.rules.has_function("lab_outcome", 1) {
-            return Err(ActError::Rejected(format!(
-                "{} has no lab policy: it defines no lab_turn(t) and lab_outcome(t)",
-                self.rules.manifest.name
-            )));
+    /// The balance lab's side for this campaign: its rules in force (house rules too) and its
+    /// table as it stands.
+    pub fn lab_setup(&self) -> crate::lab::Setup {
+        crate::lab::Setup {
+            house_rules: self.rules.house.iter().map(|h| h.name.clone()).collect(),
+            source: self.rules.source.clone(),
+            house: self.rules.house.clone(),
+            limits: self.rules.limits.clone(),
+            table: self.table.clone(),
         }
-        self.rules.lab(&self.table, seed_from_number(seed), n, each)
+    }
+
+    /// The balance lab's sides from the table as it stands: the ruleset alone, then with the
+    /// campaign's house rules (when it has any).
+    pub fn lab_setups(&self) -> Vec<crate::lab::Setup> {
+        let with = self.lab_setup();
+        let alone = crate::lab::Setup { house_rules: vec![], house: vec![], ..with.clone() };
+        if with.house.is_empty() {
+            vec![alone]
+        } else {
+            vec![alone, with]
+        }
     }
 
     /// The chance of success of `action` with the parameters typed so far, as `role` would

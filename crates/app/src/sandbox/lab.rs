@@ -53,6 +53,13 @@ pub fn play(
         arm();
         let moves = ask(plugin, &manifest, limits, &table, "lab_turn", guard)?;
         let moves = match moves {
+            Value::Null if turns == 0 => {
+                return Err(ActError::Rejected(
+                    "the lab's policy found no scene to play on this table (lab_turn returned () before the first \
+                     turn): set the scene up first (the ruleset's README says how)"
+                        .into(),
+                ))
+            }
             Value::Null => break,
             Value::Array(m) => m,
             other => return Err(ActError::Rejected(format!("lab_turn returned {other}, not a list of moves or ()"))),

@@ -7,6 +7,7 @@ mod hooks;
 mod hostile;
 mod hot_reload;
 mod house_wrap;
+mod lab;
 mod random_play;
 mod redaction;
 mod sandboxed;

@@ -1,20 +1,21 @@
-//! `houserule lab`: the balance lab. Plays a whole scene (a Fumbles challenge …) many times
-//! from a set-up scenario by the ruleset's own policy (`lab_turn`/`lab_outcome`), under the
-//! ruleset alone and with house rules, side by side: win rate with its confidence interval,
+//! `houserule lab`: the balance lab ([`houserule_app::lab`]). Plays a whole scene (a Fumbles
+//! challenge …) many times from a set-up scenario, or from a campaign's table as it stands, by
+//! the ruleset's own policy (`lab_turn`/`lab_outcome`), under the ruleset alone and with house
+//! rules (given, or the campaign's), side by side: win rate with its confidence interval,
 //! turns to finish as a histogram, and the rest of each run's outcome. The runs are shared
 //! between a sandbox worker per core; for a given seed the answer is always the same.
 
-use super::simulate::{plugin_for_runs, read_setup, summarise};
+use super::simulate::{plugin_for_runs, read_setup};
 use super::Outcome;
-use crate::output::{self, Failure, LabReport, LabSide, Summary};
+use crate::output::{self, Failure, LabReport};
 use houserule_app::folders;
+use houserule_app::lab::{LabSide, Setup, Summary, MAX_TIMES};
 use houserule_app::scenario::Runner;
+use houserule_core::dice::seed_from_number;
 use houserule_core::plugin::HouseRule;
 use houserule_core::{ErrorCode, Limits};
 use serde_json::Value;
 use std::path::Path;
-
-pub const MAX_TIMES: u64 = 100_000;
 
 /// House rules from a `.rhai` file or a folder of them (its `settings.toml` too).
 fn house_rules(path: &Path, limits: &Limits) -> Result<(Vec<HouseRule>, indexmap::IndexMap<String, Value>), Failure> {
@@ -29,62 +30,90 @@ fn house_rules(path: &Path, limits: &Limits) -> Result<(Vec<HouseRule>, indexmap
     Ok((vec![HouseRule { name, source }], Default::default()))
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the lab plays: the sides, and the name of the set-up.
+fn setups(
+    path: &Path,
+    setup: Option<&Path>,
+    house: Option<&Path>,
+    times: u64,
+) -> Result<(String, Vec<Setup>), Failure> {
+    if path.is_file() {
+        // A campaign: its table as it stands, under the ruleset alone and with its house rules.
+        if setup.is_some() || house.is_some() {
+            return Err(Failure::new(
+                ErrorCode::BadParam,
+                format!(
+                    "{} is a campaign: the lab plays from its table, with and without its own house rules \
+                     (--setup and --house-rules are for a plugin folder)",
+                    path.display()
+                ),
+            ));
+        }
+        plugin_for_runs_check(times)?;
+        let campaign = super::campaign::open(path)?;
+        return Ok((format!("{} as it stands", path.display()), campaign.lab_setups()));
+    }
+    let setup = setup.ok_or_else(|| {
+        Failure::new(
+            ErrorCode::BadParam,
+            format!("{} is a plugin folder: say which scene with --setup SCENARIO", path.display()),
+        )
+    })?;
+    let (limits, source) = plugin_for_runs(path, times, MAX_TIMES)?;
+    let scenario = read_setup(setup, path, &limits)?;
+    let mut scenarios = vec![scenario.clone()];
+    if let Some(h) = house {
+        let (rules, settings) = house_rules(h, &limits)?;
+        let mut with = scenario.clone();
+        with.loaded_house_rules.extend(rules);
+        with.settings.extend(settings);
+        scenarios.push(with);
+    }
+    let mut sides = Vec::new();
+    for s in &scenarios {
+        let campaign = Runner::new(source.clone(), limits.clone())
+            .prepare(s)
+            .map_err(|m| Failure::new(ErrorCode::Refused, m.to_string()))?;
+        sides.push(campaign.lab_setup());
+    }
+    Ok((scenario.name, sides))
+}
+
+fn plugin_for_runs_check(times: u64) -> Result<(), Failure> {
+    if times == 0 || times > MAX_TIMES {
+        return Err(Failure::new(ErrorCode::BadParam, format!("--times must be 1 to {MAX_TIMES}")));
+    }
+    Ok(())
+}
+
 pub fn lab(
     json: bool,
-    dir: &Path,
-    setup: &Path,
+    path: &Path,
+    setup: Option<&Path>,
     house: Option<&Path>,
     times: u64,
     seed: u64,
     csv: Option<&Path>,
 ) -> Outcome {
-    let (limits, source) = plugin_for_runs(dir, times, MAX_TIMES)?;
-    let scenario = read_setup(setup, dir, &limits)?;
-    let mut sides = vec![(vec![], scenario.clone())];
-    if let Some(path) = house {
-        let (rules, settings) = house_rules(path, &limits)?;
-        let mut with = scenario.clone();
-        with.loaded_house_rules.extend(rules.iter().cloned());
-        with.settings.extend(settings);
-        sides.push((rules.iter().map(|r| r.name.clone()).collect::<Vec<_>>(), with));
-    }
-    let mut played = Vec::new();
-    for (names, scenario) in &sides {
-        let campaign = Runner::new(source.clone(), limits.clone())
-            .prepare(scenario)
-            .map_err(|m| Failure::new(ErrorCode::Refused, m.to_string()))?;
-        let mut outcomes: Vec<Value> = Vec::with_capacity(times as usize);
-        let label = if names.is_empty() { "the ruleset".to_string() } else { format!("with {}", names.join(", ")) };
-        // Progress on stderr, about once a second (the first share's runs arrive as they are played).
-        let mut shown = std::time::Instant::now();
-        campaign.lab(seed, times, |batch| {
-            outcomes.extend(batch);
-            if !json && shown.elapsed() >= std::time::Duration::from_secs(1) {
-                crate::note!("{label}: {} of {times} runs", outcomes.len());
-                shown = std::time::Instant::now();
-            }
-        })?;
-        let yes = outcomes.iter().filter(|o| o["won"] == Value::Bool(true)).count() as u64;
-        let side = LabSide {
-            house_rules: names.clone(),
-            win_rate: yes as f64 / times as f64,
-            win_interval: houserule_core::dice::odds::wilson(yes as f64 / times as f64, times),
-            outcomes: summarise(&outcomes),
-        };
-        played.push((side, outcomes));
-    }
+    let (name, sides) = setups(path, setup, house, times)?;
+    // Progress on stderr, about once a second.
+    let mut shown = std::time::Instant::now();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let played = houserule_app::lab::play(&sides, seed_from_number(seed), times, &never, |so_far| {
+        if !json && shown.elapsed() >= std::time::Duration::from_secs(1) {
+            let done: Vec<String> = so_far.iter().map(|o| o.len().to_string()).collect();
+            crate::note!("{} of {times} runs", done.join(" and "));
+            shown = std::time::Instant::now();
+        }
+    })?;
+    let played: Vec<(LabSide, Vec<Value>)> =
+        sides.iter().zip(played).map(|(s, o)| (LabSide::of(&s.house_rules, &o), o)).collect();
     if let Some(path) = csv {
         write_csv(path, &played)?;
     }
     let mut sides = played.into_iter().map(|(s, _)| s);
-    let report = LabReport {
-        setup: scenario.name.clone(),
-        times,
-        seed,
-        ruleset: sides.next().expect("the ruleset's side"),
-        house: sides.next(),
-    };
+    let report =
+        LabReport { setup: name, times, seed, ruleset: sides.next().expect("the ruleset's side"), house: sides.next() };
     if json {
         output::json(&report);
     } else {

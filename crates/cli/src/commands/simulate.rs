@@ -3,12 +3,11 @@
 use super::{key_values, role, Outcome};
 use crate::output::{self, Failure, Simulated, Summary};
 use houserule_app::folders;
+use houserule_app::lab::summarise;
 use houserule_app::scenario::Runner;
 use houserule_core::scenario::Scenario;
 use houserule_core::{ErrorCode, Limits, PluginSource};
 use indexmap::IndexMap;
-use serde_json::Value;
-use std::collections::BTreeMap;
 use std::path::Path;
 
 pub const MAX_TIMES: u64 = 1_000_000;
@@ -78,48 +77,4 @@ pub fn plugin_for_runs(dir: &Path, times: u64, max: u64) -> Result<(Limits, Plug
 pub fn read_setup(path: &Path, dir: &Path, limits: &Limits) -> Result<Scenario, Failure> {
     folders::read_scenario(path, &path.display().to_string(), dir, limits)
         .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))
-}
-
-/// Summarises each key of the results (a result that is not a map counts as key "result").
-pub fn summarise(results: &[Value]) -> IndexMap<String, Summary> {
-    let mut columns: IndexMap<String, Vec<&Value>> = IndexMap::new();
-    for r in results {
-        match r {
-            Value::Object(m) => {
-                for (k, v) in m {
-                    columns.entry(k.clone()).or_default().push(v);
-                }
-            }
-            other => columns.entry("result".into()).or_default().push(other),
-        }
-    }
-    columns
-        .into_iter()
-        .map(|(k, vals)| {
-            let n = vals.len() as f64;
-            let s = if vals.iter().all(|v| v.is_boolean()) {
-                let yes = vals.iter().filter(|v| v.as_bool() == Some(true)).count() as u64;
-                Summary::Flag { yes, rate: yes as f64 / n }
-            } else if vals.iter().all(|v| v.is_number()) {
-                let xs: Vec<f64> = vals.iter().filter_map(|v| v.as_f64()).collect();
-                let mut hist: BTreeMap<i64, u64> = BTreeMap::new();
-                for x in &xs {
-                    *hist.entry(x.round() as i64).or_default() += 1;
-                }
-                Summary::Number {
-                    min: xs.iter().copied().fold(f64::INFINITY, f64::min),
-                    max: xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-                    mean: xs.iter().sum::<f64>() / n,
-                    histogram: hist.into_iter().collect(),
-                }
-            } else {
-                let mut counts: BTreeMap<String, u64> = BTreeMap::new();
-                for v in &vals {
-                    *counts.entry(houserule_core::render::value(v)).or_default() += 1;
-                }
-                Summary::Text { counts: counts.into_iter().collect() }
-            };
-            (k, s)
-        })
-        .collect()
 }

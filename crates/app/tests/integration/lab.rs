@@ -1,0 +1,124 @@
+//! The balance lab as the app runs it: the same answer for a seed however its runs are split
+//! into rounds, followed and stopped by the GM while the table plays on, and the GM's alone.
+
+use crate::support::{campaign, init, params};
+use houserule_app::calls::{Call, Caller, Host};
+use houserule_app::catalog;
+use houserule_app::front::App;
+use houserule_app::lab::{self, LabProgress, LabState};
+use houserule_app::Rules;
+use houserule_core::dice::seed_from_number;
+use houserule_core::{ErrorCode, Role};
+use serde_json::{json, Map, Value};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+const GANDOLF: &str = r#"{"name": "Gandolf", "owner": "ann", "traits": ["IQ of 180", "Magic!", "Barrier", "Fireball", "Levitate", "Scorching Hellfire", "pyromaniac", "dead-pan snarker", "wizard staff"]}"#;
+const WAR_BAND: &str = r#"{"name": "Goblin war band", "cr": 6, "toughness": 2, "smash": 1}"#;
+
+#[test]
+fn the_lab_gives_the_same_runs_whatever_its_rounds() {
+    let source = catalog::default_catalog().get("fumbles").unwrap().source.clone();
+    let mut c = campaign(&source);
+    c.act(&Role::Gm, "create_character", &params(serde_json::from_str(GANDOLF).unwrap()), None, None).unwrap();
+    c.act(&Role::Gm, "start_challenge", &params(serde_json::from_str(WAR_BAND).unwrap()), None, None).unwrap();
+    let setups = c.lab_setups();
+    assert_eq!(setups.len(), 1, "no house rules: the ruleset alone");
+    let seed = seed_from_number(7);
+    let mut rounds = Vec::new();
+    let never = AtomicBool::new(false);
+    let played = lab::play(&setups, seed, 250, &never, |so_far| rounds.push(so_far[0].len())).unwrap();
+    assert_eq!(rounds, vec![100, 200, 250], "progress after each round");
+    // The same 250 runs asked of fresh rules in one go.
+    let rules = Rules::load(&source, &[], &Default::default()).unwrap();
+    let mut whole = Vec::new();
+    rules.lab(&setups[0].table, seed, 0, 250, |b| whole.extend(b)).unwrap();
+    assert_eq!(played[0], whole, "rounds change nothing");
+    // And the last 50 alone are the last 50 of the whole.
+    let mut tail = Vec::new();
+    rules.lab(&setups[0].table, seed, 200, 50, |b| tail.extend(b)).unwrap();
+    assert_eq!(tail, whole[200..], "run i's dice depend on i, not on where it was played");
+    assert!(whole.iter().any(|o| o["turns"] != whole[0]["turns"]), "the runs differ from each other");
+}
+
+fn progress(app: &App, gm: &Caller, call: &str) -> LabProgress {
+    serde_json::from_value(app.call(gm, Call::read(call, json!({})).unwrap(), None).unwrap()).unwrap()
+}
+
+#[test]
+fn the_gm_follows_and_stops_a_lab_while_the_table_plays_on() {
+    init();
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::new(None);
+    app.create(&dir.path().join("lab.houserule"), "fumbles", &Map::new(), "lab").unwrap();
+    let gm = Caller { role: Role::Gm, host: Host::Server };
+    let act = |action: &str, p: &str| {
+        let call = json!({"action": action, "params": serde_json::from_str::<Value>(p).unwrap()});
+        app.call(&gm, Call::read("act", call).unwrap(), None)
+    };
+    // Nothing set up yet: the lab says there is no scene, in words.
+    let started = progress(&app, &gm, "lab_start");
+    assert_eq!(started.state, LabState::Running);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let failed = loop {
+        let p = progress(&app, &gm, "lab");
+        if p.state != LabState::Running || Instant::now() > deadline {
+            break p;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    match &failed.state {
+        LabState::Failed { message } => assert!(message.contains("no scene to play"), "{message}"),
+        other => panic!("a lab with no scene must fail clearly, not {other:?}"),
+    }
+
+    act("create_character", GANDOLF).unwrap();
+    act("start_challenge", WAR_BAND).unwrap();
+    app.save_house_rule("three-up.rhai", "fn success_face() { original() - 1 }").unwrap();
+    let player = Caller { role: Role::Player("ann".into()), host: Host::Server };
+    let refused = app.call(&player, Call::read("lab_start", json!({})).unwrap(), None).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::Forbidden, "the lab is the GM's");
+    let bad = app.call(&gm, Call::read("lab_start", json!({"times": 0})).unwrap(), None).unwrap_err();
+    assert_eq!(bad.param.as_deref(), Some("times"));
+
+    let started: LabProgress =
+        serde_json::from_value(app.call(&gm, Call::read("lab_start", json!({"times": 100000, "seed": 3})).unwrap(), None).unwrap())
+            .unwrap();
+    assert_eq!(started.sides.len(), 2, "the ruleset alone and with the campaign's house rule");
+    assert_eq!(started.sides[1].house_rules, vec!["three-up.rhai".to_string()]);
+    // Some runs are played, then the table takes an action while the lab goes on.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let p = progress(&app, &gm, "lab");
+        if p.sides[1].runs > 0 {
+            break;
+        }
+        assert!(p.state == LabState::Running && Instant::now() < deadline, "the lab made no progress: {p:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let acted = Instant::now();
+    act("challenge_roll", r#"{"character": "gandolf", "attack": ["Magic!", "Fireball"], "defense": ["Barrier"]}"#)
+        .unwrap();
+    assert!(acted.elapsed() < Duration::from_secs(1), "an action does not wait for the lab: {:?}", acted.elapsed());
+    assert_eq!(progress(&app, &gm, "lab").state, LabState::Running);
+    progress(&app, &gm, "lab_stop");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let stopped = loop {
+        let p = progress(&app, &gm, "lab");
+        if p.state != LabState::Running {
+            break p;
+        }
+        assert!(Instant::now() < deadline, "the lab did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(stopped.state, LabState::Stopped);
+    let (alone, with) = (&stopped.sides[0], &stopped.sides[1]);
+    assert!(alone.runs < 100000 && alone.runs == with.runs, "both sides stop at the same round: {alone:?} {with:?}");
+    assert!(
+        with.win_interval.0 > alone.win_interval.1,
+        "successes on 3+ win more often: {:?} vs {:?}",
+        with.win_interval,
+        alone.win_interval
+    );
+    assert!(matches!(alone.outcomes.get("turns"), Some(lab::Summary::Number { .. })), "turns as a histogram");
+}
