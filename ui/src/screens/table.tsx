@@ -1,6 +1,6 @@
 // The table screen: a header (campaign, who is looking, the GM's view switch and tabs), then
-// actions | table | log side by side (one at a time on a narrow screen), the house rules, or
-// the players (join links and dice by hand).
+// actions | table | log side by side (one at a time on a narrow screen), the house rules, the
+// players (join links and dice by hand), or the balance lab.
 
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Store } from "../store";
@@ -12,6 +12,7 @@ import { LogPanel } from "./log";
 import { PostBox } from "./post";
 import { HouseRules } from "./rules";
 import { PlayersPanel } from "./players";
+import { BalanceLab } from "./balance";
 import { Diagnostics, ErrorBox } from "../ui/errors";
 
 type Pane = "table" | "actions" | "log";
@@ -33,10 +34,10 @@ function useMedia(query: string): boolean {
 export function TableScreen({ store }: { store: Store }) {
   const s = useStore(store);
   const gm = s.role === "gm";
-  const [tab, setTab] = useState<"table" | "rules" | "players">("table");
+  const [tab, setTab] = useState<"table" | "rules" | "players" | "balance">("table");
   const [pane, setPane] = useState<Pane>("table");
   const [rulesOpened, setRulesOpened] = useState(false);
-  const openTab = (t: "table" | "rules" | "players") => {
+  const openTab = (t: "table" | "rules" | "players" | "balance") => {
     if (t === "rules") setRulesOpened(true);
     setTab(t);
   };
@@ -74,6 +75,9 @@ export function TableScreen({ store }: { store: Store }) {
             </button>
             <button type="button" role="tab" aria-selected={tab === "players"} onClick={() => openTab("players")}>
               Players
+            </button>
+            <button type="button" role="tab" aria-selected={tab === "balance"} onClick={() => openTab("balance")}>
+              Balance
             </button>
           </div>
         )}
@@ -126,6 +130,11 @@ export function TableScreen({ store }: { store: Store }) {
       {gm && tab === "players" && (
         <div class="players-wrap">
           <PlayersPanel store={store} />
+        </div>
+      )}
+      {gm && tab === "balance" && (
+        <div class="balance-wrap">
+          <BalanceLab store={store} />
         </div>
       )}
       <div class="play-wrap" hidden={tab !== "table"}>

@@ -1,0 +1,130 @@
+// Browser test of the GM's Balance screen against `houserule serve`: the GM sets a Fumbles
+// table (Gandolf alone against the goblin war band), adds a house rule (successes on 3+), and
+// plays the balance lab from the table as it stands: both sides progress together, the lab can
+// be stopped, the same seed gives the same figures, the house rule wins far more often, and the
+// two histograms of turns are drawn over each other. Screenshot: balance-lab.
+//
+// Run: npm --prefix ui run build && cargo build -p houserule, then in ui/:
+// node --test --test-concurrency=1 ../tests/browser/balance.test.mjs
+
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { launchBrowser, openPage, screenshot, startServer, until } from "./support.mjs";
+
+async function openAction(page, label) {
+  const panel = page.getByRole("complementary", { name: "Actions" });
+  const toggle = panel.getByRole("button", { name: label, exact: true }).first();
+  await toggle.waitFor();
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  const form = page.getByRole("form", { name: label, exact: true });
+  await form.waitFor();
+  return form;
+}
+
+async function submit(form, label) {
+  await form.getByRole("button", { name: label, exact: true }).click();
+  await until(`“${label}” is done`, async () => {
+    if (await form.getByRole("alert").count()) return `refused: ${await form.getByRole("alert").first().innerText()}`;
+    return (await form.getByRole("status").filter({ hasText: "Done" }).count()) > 0;
+  });
+}
+
+/** The figures the results table shows, row by row. */
+async function figures(page) {
+  return page.getByRole("table").first().innerText();
+}
+
+describe("the balance lab", { timeout: 300_000 }, () => {
+  let browser, server, gm;
+  const errors = [];
+  before(async () => {
+    browser = await launchBrowser();
+    server = await startServer();
+    ({ page: gm } = await openPage(browser, server.url, errors));
+    await gm.getByLabel("GM secret").fill(server.secret);
+    await gm.getByRole("button", { name: "Join as GM" }).click();
+    await gm.getByRole("radio", { name: "Fumbles", exact: true }).check();
+    await gm.getByRole("button", { name: "Create campaign" }).click();
+    await gm.getByRole("heading", { level: 1, name: "Fumbles", exact: true }).waitFor();
+  });
+  after(async () => {
+    await server?.stop();
+    await browser?.close();
+  });
+
+  it("plays the table as it stands with and without the house rules, shows progress, stops, and draws both histograms", async () => {
+    // With nothing on the table the lab says there is no scene to play.
+    await gm.getByRole("tab", { name: "Balance" }).click();
+    await gm.getByRole("button", { name: "Play", exact: true }).click();
+    await gm.getByRole("alert").filter({ hasText: "no scene to play" }).waitFor();
+
+    await gm.getByRole("tab", { name: "Table" }).click();
+    const create = await openAction(gm, "Create a character");
+    await create.getByLabel("Name", { exact: true }).fill("Gandolf");
+    await create.getByLabel("Owner", { exact: true }).fill("ann");
+    await create
+      .getByLabel("Traits", { exact: true })
+      .fill("IQ of 180, Magic!, Barrier, Fireball, Levitate, Scorching Hellfire, pyromaniac, dead-pan snarker, wizard staff");
+    await submit(create, "Create a character");
+    const start = await openAction(gm, "Start a challenge");
+    await start.getByLabel("Name", { exact: true }).fill("Goblin war band");
+    await start.getByLabel("CR", { exact: true }).fill("6");
+    await start.getByLabel("Toughness", { exact: true }).fill("2");
+    await start.getByLabel("Smash", { exact: true }).fill("1");
+    await submit(start, "Start a challenge");
+
+    // The ruleset alone: one side, and a hint to add a house rule.
+    await gm.getByRole("tab", { name: "Balance" }).click();
+    await gm.getByRole("spinbutton", { name: "Runs on each side" }).fill("400");
+    await gm.getByRole("button", { name: "Play again" }).click();
+    await gm.getByRole("heading", { name: /^Done/ }).waitFor({ timeout: 60_000 });
+    assert.match(await gm.getByRole("region", { name: /Done/ }).innerText(), /no house rules yet/);
+    assert.equal(await gm.locator("progress").count(), 1);
+
+    // A house rule: successes on 3+.
+    await gm.getByRole("tab", { name: "House rules" }).click();
+    const editorPanel = gm.getByRole("region", { name: "House rule editor" });
+    await gm.getByRole("button", { name: "+ New house rule" }).click();
+    await editorPanel.getByLabel("File name").fill("three-up.rhai");
+    const text = gm.getByRole("textbox", { name: "House rule text" });
+    await text.waitFor();
+    await text.click();
+    await gm.keyboard.press("ControlOrMeta+a");
+    await gm.keyboard.insertText("// Successes on 3+ at our table.\nfn success_face() { original() - 1 }\n");
+    await editorPanel.getByRole("button", { name: "Save and reload" }).click();
+    await editorPanel.getByRole("status").filter({ hasText: "Saved three-up.rhai" }).waitFor();
+
+    // A long lab: it shows progress on both sides and stops when asked.
+    await gm.getByRole("tab", { name: "Balance" }).click();
+    await gm.getByRole("spinbutton", { name: "Runs on each side" }).fill("100000");
+    await gm.getByRole("button", { name: "Play again" }).click();
+    await gm.getByRole("heading", { name: /^Playing/ }).waitFor();
+    assert.equal(await gm.locator("progress").count(), 2, "a progress bar per side");
+    await until("both sides have played some runs", async () => {
+      const values = await gm.locator("progress").evaluateAll((ps) => ps.map((p) => p.value));
+      return values.every((v) => v > 0);
+    }, 60_000);
+    await gm.getByRole("button", { name: "Stop", exact: true }).click();
+    await gm.getByRole("heading", { name: /^Stopped/ }).waitFor({ timeout: 30_000 });
+    const [a, b] = await gm.locator("progress").evaluateAll((ps) => ps.map((p) => p.value));
+    assert.ok(a === b && a < 100000, `both sides stop at the same round (${a}, ${b})`);
+
+    // 2,000 runs: the figures, twice with the same seed.
+    await gm.getByRole("spinbutton", { name: "Runs on each side" }).fill("2000");
+    await gm.getByRole("spinbutton", { name: "Seed" }).fill("5");
+    await gm.getByRole("button", { name: "Play again" }).click();
+    await gm.getByRole("heading", { name: /^Done/ }).waitFor({ timeout: 120_000 });
+    const first = await figures(gm);
+    const rates = [...first.matchAll(/(\d+\.\d)%\s*\(95%/g)].map((m) => Number(m[1]));
+    assert.equal(rates.length, 2, first);
+    assert.ok(rates[0] < 3 && rates[1] > 10, `successes on 3+ win far more often: ${rates}`);
+    const hist = gm.getByRole("img", { name: /Turns to finish: The ruleset alone and With three-up\.rhai/ });
+    await hist.waitFor();
+    assert.ok((await hist.locator(".series-0 rect").count()) > 2 && (await hist.locator(".series-1 rect").count()) > 2, "two histograms");
+    await screenshot(gm, "balance-lab");
+    await gm.getByRole("button", { name: "Play again" }).click();
+    await gm.getByRole("heading", { name: /^Done/ }).waitFor({ timeout: 120_000 });
+    await until("the same seed gives the same figures", async () => (await figures(gm)) === first, 5_000);
+    assert.deepEqual(errors, [], "no page errors");
+  });
+});

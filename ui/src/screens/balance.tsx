@@ -1,0 +1,258 @@
+// The GM's Balance screen: the balance lab plays the scene on the table now (a Fumbles
+// challenge, a firefight …) many times by the ruleset's own policy, under the ruleset alone and
+// with this campaign's house rules, side by side: win rate with its 95% interval, the turns it
+// took drawn as two histograms over each other, and what was spent. It runs in the background
+// (the table plays on), shows its progress, and can be stopped; the same seed gives the same
+// answer.
+
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { Store } from "../store";
+import { toReport } from "../transport";
+import type { ErrorReport, LabProgress, LabSide, Summary } from "../contract";
+import { ErrorBox } from "../ui/errors";
+
+const POLL_MS = 250;
+
+function percent(x: number, digits = 1): string {
+  return `${(x * 100).toFixed(digits)}%`;
+}
+
+function sideName(s: LabSide): string {
+  return s.house_rules.length === 0 ? "The ruleset alone" : `With ${s.house_rules.join(", ")}`;
+}
+
+/** Words for an outcome's key: `hero_points_spent` → "hero points spent". */
+function keyName(key: string): string {
+  return key.replace(/_/g, " ");
+}
+
+type Hist = { name: string; counts: Map<number, number>; runs: number };
+
+/** Two (or one) histograms of `turns` drawn over each other, as shares of each side's runs. */
+function Histograms({ sides }: { sides: Hist[] }) {
+  const values = new Set<number>();
+  for (const s of sides) for (const v of s.counts.keys()) values.add(v);
+  if (values.size === 0) return null;
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const xs: number[] = [];
+  for (let v = lo; v <= hi; v++) xs.push(v);
+  const share = (s: Hist, v: number) => (s.runs ? (s.counts.get(v) ?? 0) / s.runs : 0);
+  const top = Math.max(0.01, ...sides.flatMap((s) => xs.map((v) => share(s, v))));
+  const W = 560, H = 300, left = 44, bottom = 28, top_pad = 10;
+  const plotW = W - left - 8, plotH = H - bottom - top_pad;
+  const step = plotW / xs.length;
+  const barW = Math.max(2, step * 0.8);
+  const y = (f: number) => top_pad + plotH - (f / top) * plotH;
+  const ticks = [0, top / 2, top];
+  const labelEvery = Math.ceil(xs.length / 16);
+  return (
+    <figure class="lab-hist">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`Turns to finish: ${sides.map((s) => s.name).join(" and ")}, drawn over each other`}>
+        {ticks.map((t) => (
+          <g key={t}>
+            <line x1={left} x2={W - 8} y1={y(t)} y2={y(t)} class="grid" />
+            <text x={left - 6} y={y(t) + 4} text-anchor="end" class="tick">
+              {Math.round(t * 100)}%
+            </text>
+          </g>
+        ))}
+        {sides.map((s, i) => (
+          <g key={s.name} class={`series series-${i}`}>
+            {xs.map((v, j) => {
+              const f = share(s, v);
+              return f > 0 ? (
+                <rect key={v} x={left + j * step + (step - barW) / 2} width={barW} y={y(f)} height={top_pad + plotH - y(f)}>
+                  <title>{`${s.name}: ${v} turns in ${percent(f)} of runs`}</title>
+                </rect>
+              ) : null;
+            })}
+          </g>
+        ))}
+        {xs.map((v, j) =>
+          j % labelEvery === 0 ? (
+            <text key={v} x={left + j * step + step / 2} y={H - 10} text-anchor="middle" class="tick">
+              {v}
+            </text>
+          ) : null,
+        )}
+      </svg>
+      <figcaption>
+        Turns to finish, as a share of each side's runs.{" "}
+        {sides.map((s, i) => (
+          <span key={s.name} class={`legend legend-${i}`}>
+            <span class="swatch" aria-hidden="true" /> {s.name}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}
+
+function histOf(side: LabSide): Hist {
+  const turns: Summary | undefined = side.outcomes.turns;
+  const counts = new Map<number, number>();
+  if (turns?.kind === "number") for (const [v, n] of turns.histogram) counts.set(v, n);
+  return { name: sideName(side), counts, runs: side.runs };
+}
+
+/** The outcomes other than `won` and `turns`, each side's mean or rate in a column. */
+function OutcomeTable({ sides }: { sides: LabSide[] }) {
+  const keys: string[] = [];
+  for (const s of sides) for (const k of Object.keys(s.outcomes)) if (k !== "won" && !keys.includes(k)) keys.push(k);
+  const cell = (s: Summary | undefined) =>
+    !s ? "—" : s.kind === "number" ? s.mean.toFixed(2) : s.kind === "flag" ? percent(s.rate) : s.counts.map(([v, n]) => `${v} ×${n}`).join(", ");
+  return (
+    <table class="lab-table">
+      <thead>
+        <tr>
+          <th scope="col">Over {sides[0]?.runs ?? 0} runs</th>
+          {sides.map((s) => (
+            <th key={sideName(s)} scope="col">
+              {sideName(s)}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        <tr class="won-row">
+          <th scope="row">Won</th>
+          {sides.map((s) => (
+            <td key={sideName(s)}>
+              <strong>{percent(s.win_rate)}</strong>{" "}
+              <span class="muted">
+                (95%: {percent(s.win_interval[0])}–{percent(s.win_interval[1])})
+              </span>
+            </td>
+          ))}
+        </tr>
+        {keys.map((k) => (
+          <tr key={k}>
+            <th scope="row">{k === "turns" ? "turns (mean)" : keyName(k)}</th>
+            {sides.map((s) => (
+              <td key={sideName(s)}>{cell(s.outcomes[k])}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function BalanceLab({ store }: { store: Store }) {
+  const [lab, setLab] = useState<LabProgress | null>(null);
+  const [times, setTimes] = useState("1000");
+  const [seed, setSeed] = useState("1");
+  const [error, setError] = useState<ErrorReport | null>(null);
+  const [busy, setBusy] = useState(false);
+  const timer = useRef<number | null>(null);
+  const running = lab?.state.state === "running";
+
+  async function refresh() {
+    try {
+      setLab(await store.call("lab", {}));
+    } catch (e) {
+      setError(toReport(e));
+    }
+  }
+
+  // The last lab (it may still be running), then every POLL_MS while one runs.
+  useEffect(() => {
+    void refresh();
+  }, []);
+  useEffect(() => {
+    if (!running) return;
+    timer.current = window.setTimeout(() => void refresh(), POLL_MS);
+    return () => {
+      if (timer.current !== null) window.clearTimeout(timer.current);
+    };
+  }, [lab]);
+
+  async function start(e: Event) {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      setLab(await store.call("lab_start", { times: Number(times), seed: Number(seed) }));
+    } catch (err) {
+      setError(toReport(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function stop() {
+    try {
+      setLab(await store.call("lab_stop", {}));
+    } catch (err) {
+      setError(toReport(err));
+    }
+  }
+
+  const state = lab?.state;
+  return (
+    <div class="balance-panel">
+      <h2 class="section-title">Balance lab</h2>
+      <p class="help">
+        Plays the scene on the table now — as it stands — many times by the ruleset's own policy, under the ruleset
+        alone and with this campaign's house rules, and compares them. Nothing is kept and the table plays on. The same
+        seed gives the same answer.
+      </p>
+      <form class="card lab-form" onSubmit={start} aria-label="Start the balance lab">
+        <label class="field inline">
+          <span class="field-label">Runs on each side</span>
+          <input type="number" min={1} max={100000} value={times} onInput={(e) => setTimes(e.currentTarget.value)} required />
+        </label>
+        <label class="field inline">
+          <span class="field-label">Seed</span>
+          <input type="number" min={0} value={seed} onInput={(e) => setSeed(e.currentTarget.value)} required />
+        </label>
+        <button type="submit" class="primary" disabled={busy || running}>
+          {lab ? "Play again" : "Play"}
+        </button>
+        {running && (
+          <button type="button" onClick={() => void stop()}>
+            Stop
+          </button>
+        )}
+      </form>
+      {error && <ErrorBox error={error} title="The lab could not start" />}
+      {state?.state === "failed" && (
+        <div class="notice failure" role="alert">
+          <strong class="notice-title">The lab stopped: the rules refused a move.</strong>
+          <p>{state.message}</p>
+        </div>
+      )}
+      {lab && state?.state !== "failed" && (
+        <section class="card lab-results" aria-labelledby="lab-results-title" aria-busy={running}>
+          <h3 id="lab-results-title">
+            {running ? "Playing…" : state?.state === "stopped" ? "Stopped" : "Done"}{" "}
+            <span class="muted">
+              from the table at event {lab.from_event}, seed {lab.seed}
+            </span>
+          </h3>
+          <div class="lab-progress">
+            {lab.sides.map((s) => (
+              <label key={sideName(s)} class="lab-progress-row">
+                <span>{sideName(s)}</span>
+                <progress max={lab.times} value={s.runs} />
+                <span class="muted" role="status">
+                  {s.runs} of {lab.times} runs
+                </span>
+              </label>
+            ))}
+          </div>
+          {lab.sides.length === 1 && (
+            <p class="help">This campaign has no house rules yet: add one on the House rules screen to compare.</p>
+          )}
+          {lab.sides[0].runs > 0 && (
+            <div class="lab-figures">
+              <OutcomeTable sides={lab.sides} />
+              <Histograms sides={lab.sides.map(histOf)} />
+            </div>
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
