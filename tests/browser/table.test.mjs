@@ -90,6 +90,19 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     await gm.getByRole("button", { name: "Create campaign" }).click();
     await gm.getByRole("heading", { name: "Goblin night", level: 1 }).waitFor();
 
+    // Required fields are checked before anything is sent, by the labels the form shows.
+    const empty = await openAction(gm, "Create a character");
+    await empty.getByRole("button", { name: "Create a character", exact: true }).click();
+    await empty.getByRole("alert").filter({ hasText: "Fill in Name and Traits." }).waitFor();
+    const nameField = empty.getByLabel("Name", { exact: true });
+    assert.equal(await nameField.getAttribute("aria-invalid"), "true", "the empty required Name is marked");
+    assert.equal(await empty.getByLabel("Traits", { exact: true }).getAttribute("aria-invalid"), "true", "the empty required Traits is marked");
+    assert.equal(await empty.getByLabel("Owner", { exact: true }).getAttribute("aria-invalid"), null, "an optional field is not");
+    assert.equal(await empty.locator(".field-error").filter({ hasText: "Fill in Name" }).count(), 1, "the field says what to do, by its label");
+    await until("the first empty field has the focus", async () => nameField.evaluate((el) => el === document.activeElement));
+    assert.ok(!(await empty.innerText()).includes("is required"), "no engine message with a parameter's internal name");
+    assert.equal(await gm.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "Create a character" }).count(), 0, "nothing was sent");
+
     // Two characters through the generated form: text, owner, a comma-separated list.
     for (const [name, owner, traits] of [
       ["Gandolf", "ann", "Magic!, Fireball, Barrier, Levitate, Staff"],
@@ -104,6 +117,8 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
       await card.waitFor();
       assert.match(await card.innerText(), new RegExp(`played by ${owner}`), `${name}'s card names the owner`);
       for (const t of traits.split(", ")) assert.ok((await card.innerText()).includes(t), `${name}'s card shows the trait ${t}`);
+      assert.equal(await form.getByLabel("Name", { exact: true }).inputValue(), "", "a form that creates something starts afresh");
+      assert.equal(await form.getByLabel("Name", { exact: true }).getAttribute("aria-invalid"), null, "and nothing is marked once filled in");
     }
     assert.match(await gm.getByRole("article", { name: "Gandolf" }).getByRole("listitem", { name: "Hero Points" }).innerText(), /1\s*\/\s*1/, "the Hero Point pool shows count and cap");
 
@@ -169,8 +184,26 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     assert.equal(await entry.locator(".die.success").count(), 5, "every die of 4+ is highlighted as a success");
     assert.equal(await entry.getByText("by hand").count(), 2, "both rolls are labelled as dice rolled by hand");
     assert.match(await entry.innerText(), /Goblins CR 6 → 5/, "the narration tells the CR drop");
+    // The form keeps the roll for another go; only the dice rolled by hand were used up.
+    assert.equal(await roll.getByLabel("Character", { exact: true }).inputValue(), "gandolf", "the character stays picked");
+    for (const t of ["Fireball", "Magic!", "Levitate"]) assert.equal(await attack.getByLabel(t, { exact: true }).isChecked(), true, `${t} stays in the attack`);
+    for (const t of ["Barrier", "Staff"]) assert.equal(await roll.getByRole("group", { name: "Defense" }).getByLabel(t, { exact: true }).isChecked(), true, `${t} stays in the defense`);
+    assert.equal(await roll.getByLabel("Dice rolled by hand").inputValue(), "", "the dice rolled by hand are cleared");
     await showForm(gm, "Challenge roll");
     await screenshot(gm, "gm-table");
+
+    // On a phone the header is compact: no brand or ruleset tag, the name cut short, the tabs
+    // scrolling sideways, all in under a fifth of the screen.
+    await gm.setViewportSize({ width: 390, height: 844 });
+    const header = gm.locator("header.topbar");
+    await until("the header is compact", async () => (await header.boundingBox()).height < 844 * 0.2 || `${(await header.boundingBox()).height}px`);
+    assert.equal(await header.locator(".small-brand").isVisible(), false, "no brand on a phone");
+    assert.equal(await header.locator(".ruleset-tag").isVisible(), false, "no ruleset tag on a phone");
+    assert.equal(await header.getByRole("heading", { level: 1 }).evaluate((h) => getComputedStyle(h).textOverflow), "ellipsis", "a long campaign name is cut short");
+    assert.equal(await header.getByRole("tablist").evaluate((t) => getComputedStyle(t).overflowX), "auto", "the tabs scroll sideways");
+    assert.ok((await header.getByLabel("View as").boundingBox()).width <= 160, "the view switch is small");
+    await screenshot(gm, "narrow-header");
+    await gm.setViewportSize({ width: 1280, height: 800 });
   });
 
   it("a player sees the GM's actions live and none of the GM-only values or controls", async () => {
@@ -290,6 +323,10 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     const endTurn = await openAction(gm, "End the turn");
     await submit(endTurn, "End the turn");
     await until("ann sees turn 2", async () => /Turn\s+2/.test(await ann.getByRole("article", { name: "Goblins", exact: true }).innerText()));
+    // The challenge counts its own turns: no engine "Round 1" beside "Turn 2" on either board.
+    for (const page of [gm, ann]) {
+      assert.doesNotMatch(await page.getByRole("main", { name: "Table" }).innerText(), /\bRounds?\b/i, "no round count that contradicts the challenge's turn");
+    }
     await ann.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "End the turn" }).first().waitFor();
 
     // ann rolls for herself this turn, with dice she rolled by hand (the GM allowed it).

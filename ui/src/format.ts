@@ -54,6 +54,16 @@ export function show(value: unknown, view: View | null = null): string {
   return String(value);
 }
 
+/** Whether the table keeps its own turn or round count, as the ruleset sees it: a number named
+ * `turn` or `round` on an entity, or in a table variable (alone or in a record). Where it does,
+ * the engine's round counter (rounds ended, which can differ by one or more) is left out. */
+export function ownCounter(view: View): boolean {
+  const counter = (fields: Record<string, unknown>) => ["turn", "round"].some((k) => typeof fields[k] === "number");
+  if (Object.values(view.entities).some((e) => counter(e.fields))) return true;
+  if (counter(view.vars)) return true;
+  return Object.values(view.vars).some((v) => v !== null && typeof v === "object" && !Array.isArray(v) && counter(v as Record<string, unknown>));
+}
+
 /** A numeric field with a start or maximum beside it: `cr` with `cr_start`, `x` with `x_max`. */
 export interface Track {
   field: string;

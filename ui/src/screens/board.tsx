@@ -3,7 +3,7 @@
 // come from the manifest, and anything the ruleset did not declare is tucked away.
 
 import type { EntityView, Manifest, PoolView, Trait, View } from "../contract";
-import { fieldLabel, humanize, kindLabel, pluralLabel, show, tracks, type Track } from "../format";
+import { fieldLabel, humanize, kindLabel, ownCounter, pluralLabel, show, tracks, type Track } from "../format";
 
 export function Board({ view, manifest }: { view: View; manifest: Manifest | null }) {
   const entities = Object.values(view.entities);
@@ -14,13 +14,21 @@ export function Board({ view, manifest }: { view: View; manifest: Manifest | nul
   kinds.sort((a, b) => Number(tracked(b)) - Number(tracked(a)));
   const tablePools = Object.entries(view.pools);
   const vars = Object.entries(view.vars).filter(([, v]) => v !== null && v !== undefined);
+  // The engine counts rounds ended (`end_round`); a ruleset that shows its own turn or round
+  // (Fumbles' challenge "Turn 2" after one round ended) is the count players go by, so the
+  // engine's is shown only when nothing on the table counts for itself.
+  const rounds = ownCounter(view) ? 0 : view.round;
 
   return (
     <div class="board">
-      {(tablePools.length > 0 || vars.length > 0 || view.round > 0) && (
+      {(tablePools.length > 0 || vars.length > 0 || rounds > 0) && (
         <section class="table-state card" aria-label="At the table">
           <h2 class="section-title">At the table</h2>
-          {view.round > 0 && <p class="round">Round {view.round}</p>}
+          {rounds > 0 && (
+            <p class="round" title="Rounds the table has ended">
+              Rounds played: <strong>{rounds}</strong>
+            </p>
+          )}
           {tablePools.length > 0 && (
             <ul class="pools" aria-label="Table pools">
               {tablePools.map(([id, p]) => (
