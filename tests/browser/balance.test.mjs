@@ -117,7 +117,7 @@ describe("the balance lab", { timeout: 300_000 }, () => {
     const first = await figures(gm);
     const rates = [...first.matchAll(/(\d+\.\d)%\s*\(95%/g)].map((m) => Number(m[1]));
     assert.equal(rates.length, 2, first);
-    assert.ok(rates[0] < 3 && rates[1] > 10, `successes on 3+ win far more often: ${rates}`);
+    assert.ok(rates[0] < 10 && rates[1] > rates[0] + 10, `successes on 3+ win far more often: ${rates}`);
     const hist = gm.getByRole("img", { name: /Turns to finish: The ruleset alone and With three-up\.rhai/ });
     await hist.waitFor();
     assert.ok((await hist.locator(".series-0 rect").count()) > 2 && (await hist.locator(".series-1 rect").count()) > 2, "two histograms");

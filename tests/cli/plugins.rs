@@ -190,3 +190,78 @@ fn the_lab_answers_the_goblin_barbecue_question_with_and_without_a_house_rule() 
     let e = json(&["lab", &generic, "--setup", &empty.display().to_string(), "--times", "10"], 1, "error");
     assert!(e["error"]["message"].as_str().unwrap().contains("no lab policy"), "{e}");
 }
+
+#[test]
+fn every_rulesets_lab_set_up_plays_to_its_end() {
+    let mut played = Vec::new();
+    for plugin in std::fs::read_dir(repo().join("plugins")).unwrap().map(|e| e.unwrap().path()) {
+        let Ok(tests) = std::fs::read_dir(plugin.join("tests")) else { continue };
+        for setup in tests.map(|e| e.unwrap().path()) {
+            let name = setup.file_name().unwrap().to_string_lossy().to_string();
+            if !(name.starts_with("lab_") && name.ends_with(".toml")) {
+                continue;
+            }
+            let args = ["lab", &plugin.display().to_string(), "--setup", &setup.display().to_string(), "--times", "40"];
+            let v = json(&args, 0, "lab");
+            let side = &v["ruleset"];
+            assert_eq!(side["runs"], 40, "{name}: {v}");
+            assert_eq!(side["outcomes"]["turns"]["kind"], "number", "{name}: every run says how many turns it took");
+            assert_eq!(side["outcomes"]["unfinished"]["yes"], 0, "{name}: every run ends well before 200 turns");
+            played.push(name);
+        }
+    }
+    // Every ruleset with a scene to play has a policy and a set-up (generic has no scene).
+    for ruleset in ["fudge-firefight", "fumbles", "rfi-freelancers", "savage-worlds", "stones"] {
+        assert!(
+            std::fs::read_dir(repo().join("plugins").join(ruleset).join("tests")).unwrap().any(|e| e
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with("lab_")),
+            "{ruleset} has a lab set-up"
+        );
+    }
+    assert!(played.len() >= 5, "{played:?}");
+}
+
+#[test]
+fn the_lab_plays_a_campaign_from_its_table_with_and_without_its_house_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("goblins.houserule").display().to_string();
+    ok(&["new", &file, "--ruleset", "fumbles"]);
+    let traits =
+        "traits=IQ of 180,Magic!,Barrier,Fireball,Levitate,Scorching Hellfire,pyromaniac,dead-pan snarker,wizard staff";
+    ok(&["act", &file, "create_character", "--param", "name=Gandolf", "--param", "owner=ann", "--param", traits]);
+    // Nothing to play yet: the lab says so.
+    let e = json(&["lab", &file, "--times", "10"], 1, "error");
+    assert!(e["error"]["message"].as_str().unwrap().contains("no scene to play"), "{e}");
+    ok(&[
+        "act",
+        &file,
+        "start_challenge",
+        "--param",
+        "name=War band",
+        "--param",
+        "cr=6",
+        "--param",
+        "toughness=2",
+        "--param",
+        "smash=1",
+    ]);
+    let rules = dir.path().join("house");
+    std::fs::create_dir(&rules).unwrap();
+    std::fs::write(rules.join("three-up.rhai"), "fn success_face() { original() - 1 }\n").unwrap();
+    ok(&["house-rules", "import", &file, &rules.display().to_string()]);
+    let v = json(&["lab", &file, "--times", "300", "--seed", "2"], 0, "lab");
+    assert_eq!(v["house"]["house_rules"][0], "three-up.rhai", "{v}");
+    let rate = |s: &serde_json::Value| s["win_rate"].as_f64().unwrap();
+    assert!(rate(&v["house"]) > rate(&v["ruleset"]) + 0.05, "{v}");
+    let e = json(&["lab", &file, "--setup", &file], 1, "error");
+    assert!(e["error"]["message"].as_str().unwrap().contains("is a campaign"), "{e}");
+}
+
+/// Runs `houserule` and insists it succeeded.
+fn ok(args: &[&str]) {
+    let run = houserule(args);
+    assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+}

@@ -196,6 +196,23 @@ fn simulate_challenge_rolls(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // The balance lab: whole challenges played to the end by the Fumbles policy, from the same
+    // table (Gandolf's six traits against the war band).
+    let setups = campaign.lab_setups();
+    const LAB_RUNS: u64 = 1_000;
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let mut group = c.benchmark_group("lab");
+    group.sample_size(10).throughput(criterion::Throughput::Elements(LAB_RUNS));
+    group.bench_function("1000 Fumbles challenges played to the end, a worker per core", |b| {
+        b.iter(|| {
+            let played =
+                houserule_app::lab::play(&setups, houserule_core::dice::seed_from_number(3), LAB_RUNS, &never, |_| {})
+                    .unwrap();
+            assert_eq!(played[0].len() as u64, LAB_RUNS);
+        })
+    });
+    group.finish();
 }
 
 criterion_group!(benches, roll_pool, dispatch_action, open_large, simulate_challenge_rolls);

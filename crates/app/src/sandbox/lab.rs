@@ -5,8 +5,10 @@
 //! worker asks `lab_turn` (as the GM, with no dice) what everyone does now — a list of moves
 //! `#{action, as, params}`, or `()` when the scene is over — and takes each move as an action
 //! like any other: parameters checked by the engine, the action's own rules and hooks run, its
-//! changes applied to the run's table. At the end `lab_outcome` sums the run up as a map (`won`,
-//! `turns`, what was spent …). A move the rules refuse ends the run with the refusal, so a
+//! changes applied to the run's table. A move may carry a `tally` (a map of numbers: what the
+//! policy spent, say), added up over the run, and may be only a tally, with no action. At the
+//! end `lab_outcome` sums the run up as a map (`won`, `turns` …), and the run's tally joins it
+//! (the outcome's own keys first). A move the rules refuse ends the run with the refusal, so a
 //! policy that breaks the rules is reported, never quietly skipped.
 
 use houserule_core::action::{self, ActError, Call};
@@ -49,6 +51,7 @@ pub fn play(
     let manifest = plugin.manifest.clone();
     let mut table = start;
     let mut turns = 0;
+    let mut tally = Map::new();
     loop {
         arm();
         let moves = ask(plugin, &manifest, limits, &table, "lab_turn", guard)?;
@@ -69,6 +72,12 @@ pub fn play(
             break;
         }
         for m in moves {
+            if let Some(counts) = m.get("tally") {
+                count(&mut tally, counts)?;
+                if m.get("action").is_none() {
+                    continue;
+                }
+            }
             let action =
                 m["action"].as_str().ok_or_else(|| ActError::Rejected(format!("a lab move names no action: {m}")))?;
             let role = Role::parse(m["as"].as_str().unwrap_or("gm")).map_err(|e| ActError::Rejected(e.to_string()))?;
@@ -85,6 +94,23 @@ pub fn play(
     let mut outcome = ask(plugin, &manifest, limits, &table, "lab_outcome", guard)?;
     if let Value::Object(m) = &mut outcome {
         m.entry("unfinished").or_insert(json!(turns > MAX_TURNS));
+        for (k, v) in tally {
+            m.entry(k).or_insert(v);
+        }
     }
     Ok(outcome)
+}
+
+/// Adds a move's `tally` (a map of numbers) to the run's.
+fn count(tally: &mut Map<String, Value>, counts: &Value) -> Result<(), ActError> {
+    let counts = counts
+        .as_object()
+        .ok_or_else(|| ActError::Rejected(format!("a lab move's tally must be a map of numbers, not {counts}")))?;
+    for (k, v) in counts {
+        let n =
+            v.as_f64().ok_or_else(|| ActError::Rejected(format!("a lab move's tally '{k}' is {v}, not a number")))?;
+        let sum = tally.get(k).and_then(Value::as_f64).unwrap_or(0.0) + n;
+        tally.insert(k.clone(), if sum.fract() == 0.0 { json!(sum as i64) } else { json!(sum) });
+    }
+    Ok(())
 }

@@ -268,19 +268,37 @@ impl State {
         };
         let limits = self.limits.clone();
         let mut batch = Vec::new();
-        let mut sent = Instant::now();
+        // A whole run may take longer than the parent waits for a reply (each of its steps has
+        // the deadline): while one is long, an empty batch every BATCH_TIME says the worker is
+        // still playing. A write that fails is noted and ends the lab after the run.
+        let output = std::cell::RefCell::new(output);
+        let sent = std::cell::Cell::new(Instant::now());
+        let broken = std::cell::Cell::new(false);
+        let beat = || {
+            arm(&limits);
+            if sent.get().elapsed() >= BATCH_TIME {
+                let alive = Reply::Simulated { results: Vec::new(), done: false };
+                broken.set(broken.get() || write_frame(&mut **output.borrow_mut(), &alive).is_err());
+                sent.set(Instant::now());
+            }
+        };
         for i in 0..runs {
             let start = action::simulation_table(table, first + i);
-            match super::lab::play(plugin, &limits, start, seed, &|| arm(&limits), &in_time) {
+            match super::lab::play(plugin, &limits, start, seed, &beat, &in_time) {
                 Ok(outcome) => batch.push(outcome),
-                Err(e) => return write_frame(output, &failure(e)),
+                Err(e) => return write_frame(&mut **output.borrow_mut(), &failure(e)),
             }
-            if sent.elapsed() >= BATCH_TIME {
-                write_frame(output, &Reply::Simulated { results: std::mem::take(&mut batch), done: false })?;
-                sent = Instant::now();
+            if broken.get() {
+                return Err(std::io::Error::other("the parent stopped listening"));
+            }
+            if sent.get().elapsed() >= BATCH_TIME {
+                let results = std::mem::take(&mut batch);
+                write_frame(&mut **output.borrow_mut(), &Reply::Simulated { results, done: false })?;
+                sent.set(Instant::now());
             }
         }
-        write_frame(output, &Reply::Simulated { results: batch, done: true })
+        let done = write_frame(&mut **output.borrow_mut(), &Reply::Simulated { results: batch, done: true });
+        done
     }
 }
 

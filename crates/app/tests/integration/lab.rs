@@ -81,9 +81,10 @@ fn the_gm_follows_and_stops_a_lab_while_the_table_plays_on() {
     let bad = app.call(&gm, Call::read("lab_start", json!({"times": 0})).unwrap(), None).unwrap_err();
     assert_eq!(bad.param.as_deref(), Some("times"));
 
-    let started: LabProgress =
-        serde_json::from_value(app.call(&gm, Call::read("lab_start", json!({"times": 100000, "seed": 3})).unwrap(), None).unwrap())
-            .unwrap();
+    let started: LabProgress = serde_json::from_value(
+        app.call(&gm, Call::read("lab_start", json!({"times": 100000, "seed": 3})).unwrap(), None).unwrap(),
+    )
+    .unwrap();
     assert_eq!(started.sides.len(), 2, "the ruleset alone and with the campaign's house rule");
     assert_eq!(started.sides[1].house_rules, vec!["three-up.rhai".to_string()]);
     // Some runs are played, then the table takes an action while the lab goes on.
@@ -121,4 +122,34 @@ fn the_gm_follows_and_stops_a_lab_while_the_table_plays_on() {
         alone.win_interval
     );
     assert!(matches!(alone.outcomes.get("turns"), Some(lab::Summary::Number { .. })), "turns as a histogram");
+}
+
+#[test]
+fn a_run_longer_than_the_parent_waits_for_a_reply_still_plays_to_its_end() {
+    // Each step stays well inside the deadline, but a run of 40 of them takes longer than the
+    // parent waits for one reply (deadline + grace): the worker must say it is still playing.
+    let source = crate::support::plugin(
+        "[actions.wait]\nwho = [\"gm\"]\n",
+        r#"
+        fn wait(t, p) {
+            let x = 0;
+            for i in 0..300000 { x += i; }
+            t.set_var("steps", t.get_var("steps", 0) + 1);
+        }
+        fn lab_turn(t) { if t.get_var("steps", 0) >= 40 { () } else { [#{ action: "wait", "as": "gm", params: #{} }] } }
+        fn lab_outcome(t) { #{ won: true, turns: t.get_var("steps", 0) } }
+        "#,
+    );
+    let c = campaign(&source);
+    let setup = c.lab_setup();
+    let limits = setup.limits.clone();
+    let never = AtomicBool::new(false);
+    let started = Instant::now();
+    let played = lab::play(&[setup], seed_from_number(1), 1, &never, |_| {}).unwrap();
+    assert!(
+        started.elapsed() > limits.deadline + limits.grace,
+        "the run is long enough to matter: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(played[0][0]["turns"], 40);
 }
