@@ -9,25 +9,7 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, openPage, screenshot, startServer, until } from "./support.mjs";
-
-async function openAction(page, label) {
-  const panel = page.getByRole("complementary", { name: "Actions" });
-  const toggle = panel.getByRole("button", { name: label, exact: true }).first();
-  await toggle.waitFor();
-  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
-  const form = page.getByRole("form", { name: label, exact: true });
-  await form.waitFor();
-  return form;
-}
-
-async function submit(form, label) {
-  await form.getByRole("button", { name: label, exact: true }).click();
-  await until(`“${label}” is done`, async () => {
-    if (await form.getByRole("alert").count()) return `refused: ${await form.getByRole("alert").first().innerText()}`;
-    return (await form.getByRole("status").filter({ hasText: "Done" }).count()) > 0;
-  });
-}
+import { launchBrowser, openPage, screenshot, startServer, until, openAction, submit } from "./support.mjs";
 
 /** The figures the results table shows, row by row. */
 async function figures(page) {

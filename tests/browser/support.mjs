@@ -178,3 +178,23 @@ export function recordFrames(page, frames) {
     ws.on("framesent", (f) => frames.sent.push(text(f.payload)));
   });
 }
+
+/** Opens an action's form in the actions panel and returns it. */
+export async function openAction(page, label) {
+  const panel = page.getByRole("complementary", { name: "Actions" });
+  const toggle = panel.getByRole("button", { name: label, exact: true }).first();
+  await toggle.waitFor();
+  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+  const form = page.getByRole("form", { name: label, exact: true });
+  await form.waitFor();
+  return form;
+}
+
+/** Submits a form and waits until it reports success (or fails with what it showed). */
+export async function submit(form, label) {
+  await form.getByRole("button", { name: label, exact: true }).click();
+  await until(`“${label}” is done`, async () => {
+    if (await form.getByRole("alert").count()) return `refused: ${await form.getByRole("alert").first().innerText()}`;
+    return (await form.getByRole("status").filter({ hasText: "Done" }).count()) > 0;
+  });
+}

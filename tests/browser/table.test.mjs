@@ -17,35 +17,15 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { houseruleBin, inviteLink, launchBrowser, openPage, screenshot, startServer, until } from "./support.mjs";
+import { houseruleBin, inviteLink, launchBrowser, openPage, screenshot, startServer, until, openAction, submit } from "./support.mjs";
 
 const CAPSTONE_NOTE = "The chieftain arrives";
-
-/** Opens an action's form in the actions panel and returns it. */
-async function openAction(page, label) {
-  const panel = page.getByRole("complementary", { name: "Actions" });
-  const toggle = panel.getByRole("button", { name: label, exact: true }).first();
-  await toggle.waitFor();
-  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
-  const form = page.getByRole("form", { name: label });
-  await form.waitFor();
-  return form;
-}
 
 /** Scrolls the actions panel so an open form shows from its top (for the screenshots). */
 async function showForm(page, label) {
   await page.getByRole("button", { name: label, exact: true, expanded: true }).evaluate((button) => {
     const panel = button.closest(".col-actions");
     if (panel) panel.scrollTop += button.getBoundingClientRect().top - panel.getBoundingClientRect().top - 8;
-  });
-}
-
-/** Submits a form and waits until it reports success (or fails with what it showed). */
-async function submit(form, label) {
-  await form.getByRole("button", { name: label, exact: true }).click();
-  await until(`“${label}” is done`, async () => {
-    if (await form.getByRole("alert").count()) return `refused: ${await form.getByRole("alert").first().innerText()}`;
-    return (await form.getByRole("status").filter({ hasText: "Done" }).count()) > 0;
   });
 }
 

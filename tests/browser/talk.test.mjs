@@ -17,30 +17,10 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { inviteLink, launchBrowser, openPage, openRecordedPage, screenshot, startServer, until } from "./support.mjs";
+import { inviteLink, launchBrowser, openPage, openRecordedPage, screenshot, startServer, until, openAction, submit } from "./support.mjs";
 
 const WHISPER = "Psst: the chieftain at the gate is your *long-lost brother*.";
 const NOTE_TO_GM = "Then I will keep my Fireball for his guards.";
-
-/** Opens an action's form in the actions panel and returns it. */
-async function openAction(page, label) {
-  const panel = page.getByRole("complementary", { name: "Actions" });
-  const toggle = panel.getByRole("button", { name: label, exact: true }).first();
-  await toggle.waitFor();
-  if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
-  const form = page.getByRole("form", { name: label, exact: true });
-  await form.waitFor();
-  return form;
-}
-
-/** Submits a form and waits until it reports success (or fails with what it showed). */
-async function submit(form, label) {
-  await form.getByRole("button", { name: label, exact: true }).click();
-  await until(`“${label}” is done`, async () => {
-    if (await form.getByRole("alert").count()) return `refused: ${await form.getByRole("alert").first().innerText()}`;
-    return (await form.getByRole("status").filter({ hasText: "Done" }).count()) > 0;
-  });
-}
 
 function postBox(page) {
   return page.getByRole("region", { name: "Write a post" });
