@@ -6,7 +6,8 @@
 //! person at the computer, the GM — and hands the call to [`App::call`]. The engine's events
 //! (committed actions, reloads, rule errors) are pushed to the window as `houserule-event`. The
 //! window loads the bundled UI (never the HTTP server) and may call only what its capability
-//! grants: these commands, event listening, and the open/save dialogs.
+//! grants: these commands, event listening, and the open/save dialogs. The shell installs a
+//! [`houserule_host::Host`], so the GM can serve the table to browsers from the Players panel.
 
 use houserule_app::calls::{Call, Caller, Host};
 use houserule_app::front::App;
@@ -47,6 +48,8 @@ pub fn builder<R: Runtime>(builder: tauri::Builder<R>, open_at_start: Option<std
     builder.plugin(tauri_plugin_dialog::init()).invoke_handler(handle).setup(move |app| {
         let recent = app.path().app_data_dir().ok().map(|d| d.join("recent.json"));
         let state = App::new(recent);
+        // The Players panel serves the table to browsers through this (stopped with the app).
+        state.install_server(std::sync::Arc::new(houserule_host::Host::new()));
         let events = state.subscribe();
         let handle = app.handle().clone();
         std::thread::Builder::new().name("houserule-window-events".into()).spawn(move || {

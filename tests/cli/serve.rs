@@ -285,6 +285,57 @@ fn only_the_servers_own_pages_reach_it_and_guessing_runs_out() {
     assert!(locked["error"]["message"].as_str().unwrap().contains("too many"), "{locked}");
 }
 
+/// Reads until the server closes the connection; the close frame's code and reason.
+fn closed(c: &mut Client) -> (u16, String) {
+    loop {
+        match c.ws.read() {
+            Ok(Message::Close(Some(f))) => return (u16::from(f.code), f.reason.to_string()),
+            Ok(Message::Close(None)) => return (0, String::new()),
+            Ok(_) => continue,
+            Err(e) => panic!("the connection ended without a close frame: {e}"),
+        }
+    }
+}
+
+#[test]
+fn a_removed_player_is_disconnected_and_cannot_come_back_with_the_old_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.houserule").display().to_string();
+    crate::support::json(&["new", &file, "--ruleset", "generic"], 0, "new");
+    let server = start(&file);
+    let mut gm = Client::gm(&server);
+    let link = gm.call("invite", json!({"player": "ann"}));
+    let token = link["token"].as_str().unwrap().to_string();
+    let mut tabs: Vec<Client> = (0..2)
+        .map(|_| {
+            let (c, hello) = Client::join(&server, json!({"invite": token}));
+            assert_eq!(hello["role"], "player:ann", "{hello}");
+            assert!(hello["file"].is_null(), "where the GM keeps the file is not the players' business: {hello}");
+            c
+        })
+        .collect();
+    let mut bo = Client::player(&server, &mut gm, "bo");
+
+    let serving = gm.call("hosting", json!({}));
+    let who: Vec<&str> = serving["connected"].as_array().unwrap().iter().filter_map(|v| v["who"].as_str()).collect();
+    assert_eq!(who, ["gm", "player:ann", "player:ann", "player:bo"], "{serving}");
+    assert_eq!(serving["stoppable"], false, "serve is stopped where it runs: {serving}");
+    assert_eq!(Client::error_code(&gm.call("host_stop", json!({}))), "forbidden", "not from a browser");
+    assert_eq!(Client::error_code(&bo.call("remove_player", json!({"player": "ann"}))), "forbidden", "the GM's");
+    assert_eq!(Client::error_code(&bo.call("hosting", json!({}))), "forbidden", "who is connected is the GM's");
+
+    let removed = gm.call("remove_player", json!({"player": "ann"}));
+    assert_eq!(removed, json!({"link_ended": true, "connections": 2}));
+    for tab in &mut tabs {
+        assert_eq!(closed(tab), (4001, "the GM removed you from the table".to_string()));
+    }
+    let (_, back) = Client::join(&server, json!({"invite": token}));
+    assert_eq!(Client::error_code(&back), "forbidden", "the old link is dead: {back}");
+    assert_eq!(bo.call("hello", json!({}))["role"], "player:bo", "bo plays on");
+    let left = gm.call("hosting", json!({}));
+    assert!(!left.to_string().contains("player:ann"), "{left}");
+}
+
 #[test]
 fn a_short_gm_secret_is_refused() {
     let r = crate::support::houserule(&["serve", "x.houserule", "--gm-secret", "abc"]);

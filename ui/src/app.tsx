@@ -49,6 +49,16 @@ export function App({ store }: { store: Store }) {
           <span class="spinner" /> The connection to the table was lost — reconnecting…
         </div>
       )}
+      {s.link === "stopped" && (
+        <div class="link-banner" role="alert">
+          <span class="spinner" /> The GM stopped hosting the table. This page reconnects by itself when the table is back.
+        </div>
+      )}
+      {s.link === "removed" && (
+        <div class="link-banner" role="alert">
+          The GM removed you from the table. To come back, ask the GM for a new join link.
+        </div>
+      )}
       {screen}
     </>
   );

@@ -650,6 +650,53 @@ export type Invite = {
   last_used?: string | null;
 };
 
+/** The table being served. */
+export type Serving = {
+  /** The address players open (join links are this with `#join=TOKEN`). */
+  url: string;
+  /** Other addresses of this computer the table answers on. */
+  also: string[];
+  reach: Reach;
+  /** When serving started (RFC 3339, UTC). */
+  since: string;
+  /** Whether the GM can stop it from the table (not when `houserule serve` runs it). */
+  stoppable: boolean;
+  /** Connections open now, oldest first. */
+  connected: Visitor[];
+  /** Something the GM should know (a busy port, no network address found). */
+  note?: string | null;
+};
+
+/** Where the table is offered. */
+export type Reach = "network" | "this_computer";
+
+/** Someone connected to the table. */
+export type Visitor = {
+  /** The connection's number (for this run of the server). */
+  id: number;
+  /** Who joined (`player:ann`, `gm`); none while the page has not joined yet. */
+  who?: string | null;
+  /** The address the connection comes from. */
+  from: string;
+  /** When it connected (RFC 3339, UTC). */
+  since: string;
+};
+
+/** How to start serving. */
+export type HostStart = {
+  reach?: Reach;
+  /** The port; without it the last one used, else [`DEFAULT_PORT`], else any free one. */
+  port?: number | null;
+};
+
+/** A player removed from the table. */
+export type Removed = {
+  /** Whether they had a join link (it is ended now). */
+  link_ended: boolean;
+  /** How many of their connections were closed. */
+  connections: number;
+};
+
 /** A parsed and validated `plugin.toml`. */
 export type Manifest = {
   /** Lowercase id: letters, digits, `-` and `_`. */
@@ -982,6 +1029,14 @@ export interface Calls {
   invites: { params: Nothing; result: Invite[] };
   /** Ends a player's join link; whether there was one. */
   revoke_invite: { params: PlayerName; result: boolean };
+  /** Whether the table is served to browsers: its address and who is connected (none: it is not served). */
+  hosting: { params: Nothing; result: Serving | null };
+  /** Starts serving the campaign in play to browsers, from the desktop app (players join with their join links; the window plays on). Opening another campaign stops it. */
+  host_start: { params: HostStart; result: Serving };
+  /** Stops serving: every browser is disconnected. Whether it was serving. */
+  host_stop: { params: Nothing; result: boolean };
+  /** Removes a player from the table: their join link ends, then their connections close (a new link lets them back). */
+  remove_player: { params: PlayerName; result: Removed };
   /** The ruleset's manifest: the labels of kinds, fields and pools. */
   manifest: { params: Nothing; result: Manifest };
   /** The house rules and the ruleset's scripts, for the editor. */

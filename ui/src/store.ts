@@ -95,7 +95,7 @@ export class Store {
     transport.onLink((link) => {
       const was = this.state.link;
       this.set({ link });
-      if (link === "open" && was === "lost" && this.state.role && this.state.campaign) void this.refresh("full");
+      if (link === "open" && (was === "lost" || was === "stopped") && this.state.role && this.state.campaign) void this.refresh("full");
     });
   }
 

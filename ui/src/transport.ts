@@ -17,7 +17,12 @@ export class CallError extends Error {
   }
 }
 
-export type LinkState = "connecting" | "open" | "lost";
+/** "removed": the GM removed this player (no reconnecting); "stopped": the GM stopped hosting
+ * (the page keeps trying, for when hosting starts again). */
+export type LinkState = "connecting" | "open" | "lost" | "removed" | "stopped";
+
+/** The close codes the server gives a reason with. */
+const CLOSED_BY_GM: Record<number, LinkState> = { 4001: "removed", 4002: "stopped" };
 
 export interface Transport {
   readonly host: "desktop" | "server";
@@ -156,11 +161,14 @@ class SocketTransport implements Transport {
       for (const msg of this.queue.splice(0)) socket.send(msg);
     };
     socket.onmessage = (m) => this.receive(String(m.data));
-    socket.onclose = () => {
+    socket.onclose = (e) => {
       if (this.socket !== socket) return;
       for (const p of this.pending.values()) p.reject(new CallError({ code: "disconnected", message: "the connection to the table was lost" }));
       this.pending.clear();
-      this.setState("lost");
+      const why = CLOSED_BY_GM[e.code];
+      // A failed reconnect after the GM stopped hosting still reads "stopped".
+      this.setState(why ?? (this.state === "stopped" ? "stopped" : "lost"));
+      if (why === "removed") return;
       const wait = Math.min(5000, 300 * 2 ** this.retry++);
       window.setTimeout(() => this.connect(), wait);
     };

@@ -11,6 +11,7 @@ use crate::catalog::{self, Catalog};
 use crate::invites::{self, InviteError};
 use crate::lab::{self, LabProgress};
 use crate::reload::{ReloadError, ReloadReport};
+use crate::serving::{Serving, TableServer};
 use crate::session::{diagnostics, Session, SessionEvent};
 use crate::store::Store;
 use houserule_core::dice::{Entropy, Forced};
@@ -54,6 +55,13 @@ fn invite_report(e: InviteError) -> ErrorReport {
     }
 }
 
+fn no_server() -> ErrorReport {
+    ErrorReport::new(
+        ErrorCode::Refused,
+        "this program cannot serve the table: host from the desktop app, or run `houserule serve FILE`",
+    )
+}
+
 fn reload_report(e: ReloadError) -> ErrorReport {
     let diagnostics: Vec<Diagnostic> = diagnostics(&e);
     let code = if matches!(e, ReloadError::Sandbox(_)) { ErrorCode::Sandbox } else { ErrorCode::InvalidHouseRule };
@@ -71,6 +79,8 @@ pub struct App {
     history: Arc<Mutex<Vec<(PathBuf, Store)>>>,
     /// The balance lab the GM started last (it runs on its own thread and workers).
     lab: Arc<Mutex<Option<lab::Job>>>,
+    /// The server the front end installed to serve the table to browsers, if it can.
+    server: Arc<Mutex<Option<Arc<dyn TableServer>>>>,
 }
 
 /// Someone following the app: told each event, returns whether it still listens.
@@ -329,7 +339,8 @@ impl App {
         Joined {
             role: caller.role.clone(),
             campaign: current.as_ref().map(|(i, _)| i.clone()),
-            file: current.map(|(_, p)| p),
+            // Where the GM keeps the file is the GM's business (it names their folders).
+            file: current.map(|(_, p)| p).filter(|_| caller.role.is_gm()),
             host: caller.host,
             last_read: self
                 .with(|s| Ok(crate::reads::last_read(s.campaign().store(), &caller.role).ok().flatten()))
@@ -379,9 +390,15 @@ impl App {
                         ))
                     }
                 };
+                if caller.host == Host::Desktop {
+                    self.stop_serving()?;
+                }
                 json(self.create(&path, &p.ruleset, &p.settings, &p.name)?)
             }
-            Call::Open(p) => json(self.open(&p.path)?),
+            Call::Open(p) => {
+                self.stop_serving()?;
+                json(self.open(&p.path)?)
+            }
             Call::Recent(_) => json(self.recent_files()),
             Call::Campaign(_) => json(self.current().map(|(info, _)| info)),
             Call::View(p) => json(self.view(&caller.acting_as(p.role.as_deref())?)?),
@@ -438,6 +455,21 @@ impl App {
             Call::RevokeInvite(p) => {
                 json(self.with(|s| invites::revoke(s.campaign().store(), &p.player).map_err(invite_report))?)
             }
+            Call::Hosting(_) => json(self.server().and_then(|s| s.status())),
+            Call::HostStart(p) => {
+                let server = self.server().ok_or_else(no_server)?;
+                let (_, file) = self.current().ok_or_else(|| {
+                    ErrorReport::new(ErrorCode::NoCampaign, "open or create a campaign to host first")
+                })?;
+                json(server.start(self, &file, &p)?)
+            }
+            Call::HostStop(_) => json(self.stop_serving()?),
+            Call::RemovePlayer(p) => {
+                let link_ended =
+                    self.with(|s| invites::revoke(s.campaign().store(), &p.player).map_err(invite_report))?;
+                let connections = self.server().map_or(0, |s| s.disconnect(&format!("player:{}", p.player.trim())));
+                json(calls::Removed { link_ended, connections })
+            }
             Call::Manifest(_) => json(self.manifest()?),
             Call::HouseRules(_) => json(self.house_rules()?),
             Call::SaveHouseRule(p) => json(self.save_house_rule(&p.name, &p.text)?),
@@ -451,6 +483,32 @@ impl App {
                     j.progress()
                 }))
             }
+        }
+    }
+
+    /// Lets the calls serve the table to browsers through `server` (see [`crate::serving`]).
+    pub fn install_server(&self, server: Arc<dyn TableServer>) {
+        *self.server.lock().unwrap_or_else(|p| p.into_inner()) = Some(server);
+    }
+
+    fn server(&self) -> Option<Arc<dyn TableServer>> {
+        self.server.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// What is served now, if anything.
+    pub fn serving(&self) -> Option<Serving> {
+        self.server().and_then(|s| s.status())
+    }
+
+    /// Stops a server the GM may stop (before another campaign takes this one's place).
+    fn stop_serving(&self) -> Result<bool, ErrorReport> {
+        match self.server() {
+            Some(s) if s.status().is_some_and(|st| st.stoppable) => s.stop(),
+            Some(s) if s.status().is_some() => Err(ErrorReport::new(
+                ErrorCode::Forbidden,
+                "this table is served by `houserule serve`: stop it where it runs",
+            )),
+            _ => Ok(false),
         }
     }
 

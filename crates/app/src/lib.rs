@@ -7,7 +7,8 @@
 //!   in force as this process sees them;
 //! - [`session`], [`reload`] and [`watch`]: a campaign in play with hot reload;
 //! - [`verify`] and [`share`]: checking a file and writing clean copies of it;
-//! - [`invites`]: the join links players prove who they are with;
+//! - [`invites`]: the join links players prove who they are with; [`serving`]: the table served
+//!   to browsers, as the calls see it (the server itself is the `houserule-host` crate);
 //! - [`lab`]: the balance lab, one scene played many times with and without house rules;
 //! - [`undo`]: the GM taking actions back, and setting values by hand;
 //! - [`catalog`] and [`folders`]: the rulesets there are, and reading rules from folders;
@@ -29,6 +30,7 @@ pub mod reload;
 pub mod rules;
 pub mod sandbox;
 pub mod scenario;
+pub mod serving;
 pub mod session;
 pub mod share;
 pub mod store;

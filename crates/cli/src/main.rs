@@ -6,7 +6,6 @@
 mod commands;
 mod output;
 mod rulesets;
-mod serve;
 mod typescript;
 
 use clap::{Parser, Subcommand};
@@ -376,7 +375,7 @@ fn main() -> ExitCode {
             commands::house::watch(json, &file, dir, ruleset_dir, no_ruleset, max_events)
         }
         Command::Serve { file, host, port, gm_secret, names, ui } => {
-            serve::serve(file, serve::Options { host, port, secret: gm_secret, ui, names })
+            commands::serve::serve(file, commands::serve::ServeArgs { host, port, secret: gm_secret, ui, names })
         }
         Command::Invite { file, player, url, revoke } => {
             commands::table::invite(json, &file, player.as_deref(), url.as_deref(), revoke)

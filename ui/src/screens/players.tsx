@@ -1,18 +1,28 @@
-// The GM's Players screen: who may join the table over the network (a join link per player,
-// shown once as a link and a QR code, revocable) and whose dice may be typed in by hand.
+// The GM's Players screen: serving the table (hosting.tsx: start and stop on the desktop, who is
+// connected, removing someone), who may join it (a join link per player, shown once as a link
+// and a QR code, revocable) and whose dice may be typed in by hand.
 
 import { useEffect, useRef, useState } from "preact/hooks";
 import qrcode from "qrcode-generator";
 import type { Store } from "../store";
 import { useStore } from "../store";
 import { toReport } from "../transport";
-import type { ErrorReport, Invite, NewInvite } from "../contract";
+import type { ErrorReport, Invite, NewInvite, Serving } from "../contract";
 import { playerNames, time } from "../format";
 import { ErrorBox } from "../ui/errors";
+import { Hosting, useServing } from "./hosting";
 
-/** The link a player opens: this table's address with the token after `#join=`. */
-function linkFor(token: string, desktop: boolean): string | null {
-  return desktop ? null : `${location.origin}/#join=${token}`;
+/** The link a player opens: the table's address with the token after `#join=` (on the
+ * desktop, the address it is served at; none while it is not served). */
+function linkFor(token: string, desktop: boolean, serving: Serving | null): string | null {
+  if (!desktop) return `${location.origin}/#join=${token}`;
+  return serving ? `${serving.url.replace(/\/$/, "")}/#join=${token}` : null;
+}
+
+/** Whether the link reaches only this computer. */
+function localOnly(desktop: boolean, serving: Serving | null): boolean {
+  if (desktop) return serving?.reach === "this_computer";
+  return /^(127\.|localhost$|\[::1\]$)/.test(location.hostname);
 }
 
 /** A QR code of `text`, drawn as SVG squares (no images, no scripts). */
@@ -46,8 +56,18 @@ async function copy(text: string, input: HTMLInputElement | null): Promise<boole
   return document.execCommand("copy");
 }
 
-function NewLink({ made, desktop, onDone }: { made: NewInvite; desktop: boolean; onDone: () => void }) {
-  const link = linkFor(made.token, desktop);
+function NewLink({
+  made,
+  desktop,
+  serving,
+  onDone,
+}: {
+  made: NewInvite;
+  desktop: boolean;
+  serving: Serving | null;
+  onDone: () => void;
+}) {
+  const link = linkFor(made.token, desktop, serving);
   const [copied, setCopied] = useState<boolean | null>(null);
   const input = useRef<HTMLInputElement>(null);
   return (
@@ -70,19 +90,25 @@ function NewLink({ made, desktop, onDone }: { made: NewInvite; desktop: boolean;
           </div>
           {copied === true && <p class="help" role="status">Copied. Send it to {made.player} only.</p>}
           {copied === false && <p class="help" role="status">Select the link and copy it yourself.</p>}
-          {/^(127\.|localhost$|\[::1\]$)/.test(location.hostname) && (
+          {localOnly(desktop, serving) && (
             <p class="notice">
-              This link points at this computer only. For players on other machines, start the server with{" "}
-              <code>--host 0.0.0.0</code>, open the table at this computer's network address (e.g. http://192.168.1.20:PORT/)
-              and make the link there.
+              This link points at this computer only.{" "}
+              {desktop ? (
+                <>For players on other machines, stop hosting and start again for your network.</>
+              ) : (
+                <>
+                  For players on other machines, start the server with <code>--host 0.0.0.0</code>, open the table at this
+                  computer's network address (e.g. http://192.168.1.20:PORT/) and make the link there.
+                </>
+              )}
             </p>
           )}
           <QrCode text={link} label={`QR code of the join link for ${made.player}`} />
         </>
       ) : (
         <p>
-          Players join through <code>houserule serve</code>: send {made.player} the address it prints followed by{" "}
-          <code class="token">#join={made.token}</code>
+          Start hosting above and make the link again, or serve the table with <code>houserule serve</code> and send{" "}
+          {made.player} the address it prints followed by <code class="token">#join={made.token}</code>
         </p>
       )}
       <p class="help">
@@ -106,6 +132,7 @@ export function PlayersPanel({ store }: { store: Store }) {
   const view = s.gmView ?? s.view;
   const typed = view?.typed_dice ?? [];
   const desktop = s.host === "desktop";
+  const [serving, setServing] = useServing(store);
   // A box just ticked shows ticked until the table says so (or the call fails).
   const [pending, setPending] = useState<Record<string, boolean>>({});
   useEffect(() => {
@@ -147,7 +174,8 @@ export function PlayersPanel({ store }: { store: Store }) {
         Each player joins with a link of their own. Nobody can act as a player without that player's link; you can end a link
         at any time.
       </p>
-      {made && <NewLink made={made} desktop={desktop} onDone={() => setMade(null)} />}
+      <Hosting store={store} desktop={desktop} serving={serving} onChange={setServing} onRemoved={() => void reload()} />
+      {made && <NewLink made={made} desktop={desktop} serving={serving} onDone={() => setMade(null)} />}
       <form
         class="card invite-form"
         aria-labelledby="invite-title"

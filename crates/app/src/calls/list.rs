@@ -53,6 +53,17 @@ calls! {
     Invites "invites" (Nothing) -> Vec<Invite>, Gm;
     /// Ends a player's join link; whether there was one.
     RevokeInvite "revoke_invite" (PlayerName) -> bool, Gm;
+    /// Whether the table is served to browsers: its address and who is connected (none: it is
+    /// not served).
+    Hosting "hosting" (Nothing) -> Option<Serving>, Gm;
+    /// Starts serving the campaign in play to browsers, from the desktop app (players join with
+    /// their join links; the window plays on). Opening another campaign stops it.
+    HostStart "host_start" (HostStart) -> Serving, Desktop;
+    /// Stops serving: every browser is disconnected. Whether it was serving.
+    HostStop "host_stop" (Nothing) -> bool, Desktop;
+    /// Removes a player from the table: their join link ends, then their connections close (a
+    /// new link lets them back).
+    RemovePlayer "remove_player" (PlayerName) -> Removed, Gm;
     /// The ruleset's manifest: the labels of kinds, fields and pools.
     Manifest "manifest" (Nothing) -> Manifest, Anyone;
     /// The house rules and the ruleset's scripts, for the editor.

@@ -58,3 +58,12 @@ pub struct TableNow {
     pub actions: Vec<ActionForm>,
     pub log: Vec<LogEntry>,
 }
+
+/// A player removed from the table.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Removed {
+    /// Whether they had a join link (it is ended now).
+    pub link_ended: bool,
+    /// How many of their connections were closed.
+    pub connections: usize,
+}

@@ -8,6 +8,7 @@ pub mod house;
 pub mod lab;
 pub mod odds;
 pub mod plugin;
+pub mod serve;
 pub mod sharing;
 pub mod simulate;
 pub mod table;

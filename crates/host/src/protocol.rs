@@ -6,10 +6,10 @@
 //! player) or the GM's secret; from then on it is that role for its whole life. Another `hello`
 //! asking to be someone is refused, the role of every call comes from the connection and never
 //! from the call, and wrong tokens or secrets count against the address they came from
-//! ([`super::attempts`]).
+//! ([`crate::attempts`]).
 
-use super::attempts::Attempts;
-use super::Server;
+use crate::attempts::Attempts;
+use crate::server::Shared as Server;
 use houserule_app::calls::{Call, Caller, Host, Join};
 use houserule_app::front::AppEvent;
 use houserule_core::{ErrorCode, ErrorReport, Role};

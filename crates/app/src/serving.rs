@@ -1,0 +1,86 @@
+//! Serving the table to browsers, as the calls see it.
+//!
+//! The server itself (HTTP, WebSockets, who joined) lives in the `houserule-host` crate, so the
+//! engine never links a web server. A front end that can serve installs one with
+//! [`crate::front::App::install_server`]: the desktop app installs a server the GM starts and
+//! stops from the Players panel; `houserule serve` installs the one it runs, which the calls may
+//! look at but not stop. The calls `hosting`, `host_start`, `host_stop` and `remove_player` go
+//! through [`TableServer`]; with no server installed they say so.
+//!
+//! Guarantees: a server serves the campaign in play and nothing else — opening or creating
+//! another campaign stops it first; removing a player ends their join link before their
+//! connections are closed, so a browser that reconnects by itself is refused.
+
+use crate::front::App;
+use houserule_core::ErrorReport;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Where the table is offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Reach {
+    /// Every network this computer is on (players on other machines).
+    #[default]
+    Network,
+    /// This computer only (players in a browser here, or through a tunnel the GM set up).
+    ThisComputer,
+}
+
+/// How to start serving.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct HostStart {
+    #[serde(default)]
+    pub reach: Reach,
+    /// The port; without it the last one used, else [`DEFAULT_PORT`], else any free one.
+    #[serde(default)]
+    pub port: Option<u16>,
+}
+
+/// The port the desktop app serves on when it is free, so links made last time still work.
+pub const DEFAULT_PORT: u16 = 7787;
+
+/// Someone connected to the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Visitor {
+    /// The connection's number (for this run of the server).
+    pub id: u64,
+    /// Who joined (`player:ann`, `gm`); none while the page has not joined yet.
+    pub who: Option<String>,
+    /// The address the connection comes from.
+    pub from: String,
+    /// When it connected (RFC 3339, UTC).
+    pub since: String,
+}
+
+/// The table being served.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Serving {
+    /// The address players open (join links are this with `#join=TOKEN`).
+    pub url: String,
+    /// Other addresses of this computer the table answers on.
+    pub also: Vec<String>,
+    pub reach: Reach,
+    /// When serving started (RFC 3339, UTC).
+    pub since: String,
+    /// Whether the GM can stop it from the table (not when `houserule serve` runs it).
+    pub stoppable: bool,
+    /// Connections open now, oldest first.
+    pub connected: Vec<Visitor>,
+    /// Something the GM should know (a busy port, no network address found).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A server a front end installed.
+pub trait TableServer: Send + Sync {
+    /// Starts serving `app`'s campaign, at `file` (refused when it serves already).
+    fn start(&self, app: &App, file: &Path, how: &HostStart) -> Result<Serving, ErrorReport>;
+    /// What is served now, if anything.
+    fn status(&self) -> Option<Serving>;
+    /// Stops serving and closes every connection; whether it was serving.
+    fn stop(&self) -> Result<bool, ErrorReport>;
+    /// Closes every connection that joined as `role` (e.g. `player:ann`); how many.
+    fn disconnect(&self, role: &str) -> usize;
+}

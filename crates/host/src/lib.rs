@@ -1,0 +1,212 @@
+//! Serving a Houserule table to browsers on the network.
+//!
+//! [`Host`] is the server a front end installs into its [`App`] (see
+//! [`houserule_app::serving`]): `houserule serve` starts one at once and runs until it is killed;
+//! the desktop app's Players panel starts and stops one over the campaign in play, while its
+//! own window plays on. Either way it is the same server ([`server`]): the UI over HTTP, the
+//! calls over a WebSocket ([`protocol`]), identity from join links and the GM's secret
+//! ([`attempts`] limits guessing), requests only from the server's own pages ([`origin`]), and
+//! the list of who is connected ([`visitors`]).
+//!
+//! The desktop app's server has a random GM secret it never shows: there, the GM is the person
+//! at the window, and a browser can only join as a player with a join link.
+
+pub mod assets;
+pub mod attempts;
+pub mod origin;
+pub mod protocol;
+pub mod server;
+pub mod visitors;
+
+use houserule_app::front::App;
+use houserule_app::serving::{HostStart, Reach, Serving, TableServer, DEFAULT_PORT};
+use houserule_core::{ErrorCode, ErrorReport, Role};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use visitors::Closing;
+
+/// The shortest GM secret accepted (a random one is 32 hex digits, 128 bits).
+pub const MIN_SECRET: usize = 16;
+
+/// How to serve.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub addr: SocketAddr,
+    /// The GM's secret; none: a random one.
+    pub secret: Option<String>,
+    /// A folder to serve the UI from instead of the built-in copy.
+    pub ui: Option<PathBuf>,
+    /// Host names (besides IP addresses and `localhost`) the server answers to.
+    pub names: Vec<String>,
+}
+
+/// What is running now.
+struct Current {
+    running: server::Running,
+    serving: Serving,
+}
+
+/// A server that can be started and stopped.
+pub struct Host {
+    /// Whether the GM may stop it with a call (the desktop app), or only where it runs.
+    stoppable: bool,
+    current: Mutex<Option<Current>>,
+    /// The port served on last, tried first next time so links made then still work.
+    last_port: Mutex<Option<u16>>,
+}
+
+impl Host {
+    /// A server the desktop app's GM starts and stops.
+    pub fn new() -> Host {
+        Host { stoppable: true, current: Mutex::new(None), last_port: Mutex::new(None) }
+    }
+
+    /// A server `houserule serve` runs until it is killed.
+    pub fn unstoppable() -> Host {
+        Host { stoppable: false, ..Host::new() }
+    }
+
+    fn current(&self) -> std::sync::MutexGuard<'_, Option<Current>> {
+        self.current.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Starts serving `app`'s campaign (created at `file` if none is open yet); the secret in
+    /// force is in the answer's second part.
+    pub fn serve(&self, app: &App, file: &Path, options: Options) -> Result<(Serving, String), ErrorReport> {
+        let mut current = self.current();
+        if let Some(c) = current.as_ref() {
+            return Err(ErrorReport::new(
+                ErrorCode::Refused,
+                format!("the table is served already, at {}", c.serving.url),
+            ));
+        }
+        let secret = match options.secret {
+            Some(s) if s.trim().len() < MIN_SECRET => {
+                return Err(ErrorReport::new(
+                    ErrorCode::BadParam,
+                    format!("the GM's secret must be at least {MIN_SECRET} characters (a random one is 32): a short one can be guessed"),
+                ))
+            }
+            Some(s) => s.trim().to_string(),
+            None => random_secret(),
+        };
+        let shared = server::Shared {
+            app: app.clone(),
+            file: file.to_path_buf(),
+            secret: secret.clone(),
+            ui: options.ui,
+            names: options.names,
+            attempts: Default::default(),
+            visitors: Default::default(),
+        };
+        let running = server::start(options.addr, shared)
+            .map_err(|e| ErrorReport::new(ErrorCode::Io, format!("cannot listen on {}: {e}", options.addr)))?;
+        let addr = running.addr;
+        let (url, also, note) = addresses(addr);
+        let reach = if addr.ip().is_loopback() { Reach::ThisComputer } else { Reach::Network };
+        let serving = Serving {
+            url,
+            also,
+            reach,
+            since: houserule_app::campaign::now(),
+            stoppable: self.stoppable,
+            connected: vec![],
+            note,
+        };
+        *self.last_port.lock().unwrap_or_else(|p| p.into_inner()) = Some(addr.port());
+        *current = Some(Current { running, serving: serving.clone() });
+        Ok((serving, secret))
+    }
+
+    /// Waits while the server runs (for `houserule serve`, which runs until it is killed).
+    pub fn wait(&self) -> Result<(), ErrorReport> {
+        let waiter = self.current().as_mut().and_then(|c| c.running.waiter());
+        match waiter {
+            Some(w) => w.wait(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Default for Host {
+    fn default() -> Host {
+        Host::new()
+    }
+}
+
+impl TableServer for Host {
+    fn start(&self, app: &App, file: &Path, how: &HostStart) -> Result<Serving, ErrorReport> {
+        let ip = match how.reach {
+            Reach::Network => IpAddr::V4(Ipv4Addr::UNSPECIFIED),
+            Reach::ThisComputer => IpAddr::V4(Ipv4Addr::LOCALHOST),
+        };
+        let options = |port| Options { addr: SocketAddr::new(ip, port), secret: None, ui: None, names: vec![] };
+        if let Some(port) = how.port {
+            return self.serve(app, file, options(port)).map(|(s, _)| s);
+        }
+        let port = self.last_port.lock().unwrap_or_else(|p| p.into_inner()).unwrap_or(DEFAULT_PORT);
+        match self.serve(app, file, options(port)) {
+            Ok((s, _)) => Ok(s),
+            Err(e) if e.code == ErrorCode::Io => {
+                // Taken by another program: any free port will do, but old links will not work.
+                let (mut s, _) = self.serve(app, file, options(0))?;
+                let note = format!("port {port} is in use by another program, so the table is on another port: join links made before will not work, make new ones");
+                s.note = Some(note.clone());
+                if let Some(c) = self.current().as_mut() {
+                    c.serving.note = Some(note);
+                }
+                Ok(s)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn status(&self) -> Option<Serving> {
+        self.current().as_ref().map(|c| Serving { connected: c.running.shared.visitors.list(), ..c.serving.clone() })
+    }
+
+    fn stop(&self) -> Result<bool, ErrorReport> {
+        let Some(c) = self.current().take() else { return Ok(false) };
+        c.running.stop()?;
+        Ok(true)
+    }
+
+    fn disconnect(&self, role: &str) -> usize {
+        let Ok(role) = Role::parse(role) else { return 0 };
+        self.current().as_ref().map_or(0, |c| c.running.shared.visitors.close_role(&role, Closing::Removed))
+    }
+}
+
+fn random_secret() -> String {
+    let mut s = [0u8; 16];
+    getrandom::getrandom(&mut s).expect("the operating system's random source");
+    hex::encode(s)
+}
+
+/// The address players open, other addresses it answers on, and a note when players on other
+/// machines cannot reach it.
+fn addresses(addr: SocketAddr) -> (String, Vec<String>, Option<String>) {
+    let url = |ip: IpAddr| format!("http://{}/", SocketAddr::new(ip, addr.port()));
+    if !addr.ip().is_unspecified() {
+        return (url(addr.ip()), vec![], None);
+    }
+    let local = url(IpAddr::V4(Ipv4Addr::LOCALHOST));
+    match network_address() {
+        Some(ip) => (url(ip), vec![local], None),
+        None => (
+            local,
+            vec![],
+            Some("this computer has no network address right now: only browsers on this computer can join".into()),
+        ),
+    }
+}
+
+/// This computer's address on the network its default route leads to. Connecting a UDP socket
+/// only picks the route: nothing is sent.
+fn network_address() -> Option<IpAddr> {
+    let socket = std::net::UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).ok()?;
+    socket.connect((Ipv4Addr::new(192, 0, 2, 1), 9)).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_unspecified() && !ip.is_loopback()).then_some(ip)
+}
