@@ -103,6 +103,13 @@ fn the_commands_play_a_campaign() {
     let house = invoke(&w, "house_rules", json!({})).unwrap();
     assert!(house["files"].as_array().unwrap().is_empty(), "the broken rule changed nothing");
     assert!(invoke(&w, "manifest", json!({})).unwrap()["kinds"]["character"].is_object());
+    // Sharing from the Players panel: a player's copy, written where the GM chose, never over a file.
+    let copy = dir.path().join("for-bo.houserule");
+    let shared = invoke(&w, "share_copy", json!({"params": {"path": copy, "player": "bo"}})).unwrap();
+    assert_eq!(shared["for_role"], "player:bo", "{shared}");
+    assert!(copy.is_file());
+    let again = invoke(&w, "share_copy", json!({"params": {"path": copy}})).unwrap_err();
+    assert_eq!(again["code"], "bad_param", "an existing file is not overwritten: {again}");
     let recent = invoke(&w, "recent", json!({})).unwrap();
     assert!(
         recent.as_array().unwrap().iter().any(|p| p.as_str() == file.canonicalize().unwrap().to_str()),

@@ -9,7 +9,7 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, openPage, screenshot, startServer, until, openAction, submit } from "./support.mjs";
+import { launchBrowser, openPage, screenshot, startServer, until, openAction, submit, pickPlayer } from "./support.mjs";
 
 /** The figures the results table shows, row by row. */
 async function figures(page) {
@@ -43,7 +43,7 @@ describe("the balance lab", { timeout: 300_000 }, () => {
     await gm.getByRole("tab", { name: "Table" }).click();
     const create = await openAction(gm, "Create a character");
     await create.getByLabel("Name", { exact: true }).fill("Gandolf");
-    await create.getByLabel("Owner", { exact: true }).fill("ann");
+    await pickPlayer(create, "Owner", "ann");
     await create
       .getByLabel("Traits", { exact: true })
       .fill("IQ of 180, Magic!, Barrier, Fireball, Levitate, Scorching Hellfire, pyromaniac, dead-pan snarker, wizard staff");

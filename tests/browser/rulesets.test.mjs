@@ -1,12 +1,12 @@
 // The UI is generic: every bundled ruleset gets a table and a form for each of its actions.
 // Each ruleset is created on its own server; every action form is opened (every parameter
 // type renders) with no page error. Two rulesets are played a little further: Savage Worlds'
-// aces are highlighted in the log, and Stones' hidden bag and GM-only bowl show only what
+// aces are highlighted in the log (and its bookkeeping stays off the board and the log), and Stones' hidden bag and GM-only bowl show only what
 // each viewer may know.
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { inviteLink, launchBrowser, openPage, startServer, until } from "./support.mjs";
+import { inviteLink, launchBrowser, openPage, startServer, until, pickPlayer } from "./support.mjs";
 
 const RULESETS = ["Fudge Firefight!", "Fumbles", "Generic table", "RFI: Freelancers", "Savage Worlds (with house rules)", "Stones"];
 
@@ -64,7 +64,7 @@ describe("every bundled ruleset", { timeout: 300_000 }, () => {
       await panel.getByRole("button", { name: "Create a character", exact: true }).click();
       const create = page.getByRole("form", { name: "Create a character" });
       await create.getByLabel("Name", { exact: true }).fill("Ann");
-      await create.getByLabel("Owner", { exact: true }).fill("ann");
+      await pickPlayer(create, "Owner", "ann");
       await create.getByLabel("Attributes", { exact: true }).fill("agility:d8, strength:d6");
       await create.getByLabel("Skills", { exact: true }).fill("fighting:d4, notice:d8");
       await create.getByRole("button", { name: "Create a character", exact: true }).click();
@@ -89,6 +89,9 @@ describe("every bundled ruleset", { timeout: 300_000 }, () => {
       await until("two aces are highlighted", async () => (await aces.count()) === 2);
       assert.match(await aces.first().getAttribute("aria-label"), /ace/, "an ace says so to screen readers");
       assert.equal(await entry.locator(".die.bonus").count(), 2, "the dice the aces added are marked");
+      // The roll's context the rules keep for a later benny reroll is bookkeeping: never shown.
+      assert.doesNotMatch(await page.locator(".board").innerText(), /Last roll/i, "the board shows no bookkeeping");
+      assert.doesNotMatch(await entry.innerText(), /Last roll/i, "nor does the log");
       assert.deepEqual(errors, []);
     } finally {
       await server.stop();

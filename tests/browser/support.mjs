@@ -115,6 +115,10 @@ export async function inviteLink(gm, player, shot = null) {
   await gm.getByLabel("Player name").fill(player);
   await gm.getByRole("button", { name: "Make a join link" }).click();
   const box = gm.getByRole("textbox", { name: `Join link for ${player}` });
+  // A player who owns nothing yet is a new player: the GM confirms.
+  const asked = gm.getByRole("group", { name: "New player?" });
+  await box.or(asked).first().waitFor();
+  if (await asked.isVisible()) await asked.getByRole("button", { name: "Yes, a new player" }).click();
   await box.waitFor();
   const link = await box.inputValue();
   await gm.getByRole("img", { name: `QR code of the join link for ${player}` }).waitFor();
@@ -197,4 +201,16 @@ export async function submit(form, label) {
     if (await form.getByRole("alert").count()) return `refused: ${await form.getByRole("alert").first().innerText()}`;
     return (await form.getByRole("status").filter({ hasText: "Done" }).count()) > 0;
   });
+}
+
+/**
+ * Picks `name` in a player picker labelled `label` (a `player` parameter): the name if the table
+ * knows it, else "Someone new…" and the name typed in.
+ */
+export async function pickPlayer(form, label, name) {
+  const picker = form.getByLabel(label, { exact: true });
+  const known = await picker.locator("option").evaluateAll((os, n) => os.some((o) => o.value === n), name);
+  if (known) return picker.selectOption(name);
+  await picker.selectOption({ label: "Someone new…" });
+  await form.getByLabel("New player's name").fill(name);
 }

@@ -17,7 +17,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { houseruleBin, inviteLink, launchBrowser, openPage, screenshot, startServer, until, openAction, submit } from "./support.mjs";
+import { houseruleBin, inviteLink, launchBrowser, openPage, screenshot, startServer, until, openAction, submit, pickPlayer } from "./support.mjs";
 
 const CAPSTONE_NOTE = "The chieftain arrives";
 
@@ -90,7 +90,7 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     ]) {
       const form = await openAction(gm, "Create a character");
       await form.getByLabel("Name", { exact: true }).fill(name);
-      await form.getByLabel("Owner", { exact: true }).fill(owner);
+      await pickPlayer(form, "Owner", owner);
       await form.getByLabel("Traits", { exact: true }).fill(traits);
       await submit(form, "Create a character");
       const card = gm.getByRole("article", { name });

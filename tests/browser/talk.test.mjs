@@ -17,7 +17,7 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { inviteLink, launchBrowser, openPage, openRecordedPage, screenshot, startServer, until, openAction, submit } from "./support.mjs";
+import { inviteLink, launchBrowser, openPage, openRecordedPage, screenshot, startServer, until, openAction, submit, pickPlayer } from "./support.mjs";
 
 const WHISPER = "Psst: the chieftain at the gate is your *long-lost brother*.";
 const NOTE_TO_GM = "Then I will keep my Fireball for his guards.";
@@ -100,7 +100,7 @@ describe("table talk: posts, whispers and the rolls inside them", { timeout: 300
     ]) {
       const form = await openAction(gm, "Create a character");
       await form.getByLabel("Name", { exact: true }).fill(name);
-      await form.getByLabel("Owner", { exact: true }).fill(owner);
+      await pickPlayer(form, "Owner", owner);
       await form.getByLabel("Traits", { exact: true }).fill(traits);
       await submit(form, "Create a character");
       await gm.getByRole("article", { name }).waitFor();

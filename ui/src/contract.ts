@@ -152,6 +152,8 @@ export type ActionForm = {
   group?: string | null;
   who: Permit[];
   params: ParamForm[];
+  /** What a person rolls by hand for this action, if anything (the form offers to type it in). */
+  rolls?: string | null;
   /** The rules can say the chance of success before rolling (the `odds` call). */
   odds?: boolean;
 };
@@ -202,6 +204,9 @@ export type Choices = {
   from: "entities";
   values: EntityChoice[];
 } | {
+  from: "players";
+  values: string[];
+} | {
   from: "traits";
   entity: string;
   by_entity: Record<string, string[]>;
@@ -214,7 +219,7 @@ export type EntityChoice = {
 };
 
 /** The type of a parameter. */
-export type ParamType = "int" | "bool" | "text" | "choice" | "dice" | "entity" | "trait" | "pool" | "list" | "map" | "record";
+export type ParamType = "int" | "bool" | "text" | "choice" | "dice" | "entity" | "player" | "trait" | "pool" | "list" | "map" | "record";
 
 /** The item type of a list or map: a bare type name, or a full spec. */
 export type ItemSpec = ParamType | ParamSpec;
@@ -689,6 +694,23 @@ export type HostStart = {
   port?: number | null;
 };
 
+/** Where to write a copy of the campaign, and for whom (`player`: a player's copy; none: in full). */
+export type ShareCopy = {
+  path: string;
+  player?: string | null;
+};
+
+/** What `share` wrote. */
+export type ShareReport = {
+  path: string;
+  /** The player the copy is for; none for a full copy. */
+  for_role?: Role | null;
+  events: number;
+  head: string;
+  /** Items left out of a player's copy (their digests remain). */
+  redacted_items: number;
+};
+
 /** A player removed from the table. */
 export type Removed = {
   /** Whether they had a join link (it is ended now). */
@@ -712,6 +734,8 @@ export type Manifest = {
   description?: string;
   settings?: Record<string, SettingSpec>;
   kinds?: Record<string, KindSpec>;
+  /** The table's own variables (`t.set_var`), declared for their labels, or as bookkeeping. */
+  vars?: Record<string, FieldSpec>;
   pools?: Record<string, PoolSpec>;
   actions?: Record<string, ActionSpec>;
   hooks?: Hooks;
@@ -733,6 +757,8 @@ export type FieldSpec = {
   label?: string | null;
   visibility?: Visibility;
   help?: string | null;
+  /** The rules' own bookkeeping (a serial number, the last roll's context): kept on the table for the scripts, never shown at the table. */
+  bookkeeping?: boolean;
 };
 
 /** A declared pool. */
@@ -766,6 +792,8 @@ export type ActionSpec = {
   function?: string | null;
   /** A script function `(t, p)` that says, without rolling, what the action is about to roll and what it needs (see [`crate::chance`]): the form shows the chance of success. */
   odds?: string | null;
+  /** The dice a person rolls by hand for this action, as players would say it ("a d6 per trait", "4dF"): its form offers to type them in. Absent, the action rolls nothing a person could roll (or nothing at all), and its form has no field for dice. */
+  rolls?: string | null;
   params?: Record<string, ParamSpec>;
   /** Why this action cannot be undone (it told players something that cannot be untold, say); absent, the GM may undo it like any other. */
   not_undoable?: string | null;
@@ -1035,6 +1063,8 @@ export interface Calls {
   host_start: { params: HostStart; result: Serving };
   /** Stops serving: every browser is disconnected. Whether it was serving. */
   host_stop: { params: Nothing; result: boolean };
+  /** Writes a copy of the campaign in play to share, from the desktop app: in full (for another GM: seed included, no join links) or for one player (what they may not see redacted to its digest; it still verifies). The path must not exist yet. */
+  share_copy: { params: ShareCopy; result: ShareReport };
   /** Removes a player from the table: their join link ends, then their connections close (a new link lets them back). */
   remove_player: { params: PlayerName; result: Removed };
   /** The ruleset's manifest: the labels of kinds, fields and pools. */

@@ -449,11 +449,39 @@ impl App {
                 json(self.with(|s| s.set_typed_dice(&caller.role, &p.player, p.allowed).map_err(|e| e.report()))?)
             }
             Call::Invite(p) => json(self.with(|s| {
-                invites::create(s.campaign().store(), &p.player, &crate::campaign::now()).map_err(invite_report)
+                let c = s.campaign();
+                let asked = p.player.trim();
+                let players = houserule_core::params::players(c.table());
+                if let Some(known) = players.iter().find(|k| k.as_str() != asked && k.eq_ignore_ascii_case(asked)) {
+                    return Err(ErrorReport::new(
+                        ErrorCode::BadParam,
+                        format!("'{asked}' is not a player here: did you mean '{known}'? (names are exact)"),
+                    )
+                    .with_param("player"));
+                }
+                invites::create(c.store(), asked, &crate::campaign::now()).map_err(invite_report)
             })?),
             Call::Invites(_) => json(self.with(|s| invites::list(s.campaign().store()).map_err(invite_report))?),
             Call::RevokeInvite(p) => {
                 json(self.with(|s| invites::revoke(s.campaign().store(), &p.player).map_err(invite_report))?)
+            }
+            Call::ShareCopy(p) => {
+                let (_, from) = self
+                    .current()
+                    .ok_or_else(|| ErrorReport::new(ErrorCode::NoCampaign, "open a campaign to share first"))?;
+                let role = match p.player.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+                    Some(name) => Some(Role::Player(invites::player_name(name).map_err(invite_report)?)),
+                    None => None,
+                };
+                let report = crate::share::share(&from, &p.path, role.as_ref()).map_err(|e| {
+                    let code = if matches!(e, crate::share::ShareError::Exists(_)) {
+                        ErrorCode::BadParam
+                    } else {
+                        ErrorCode::Storage
+                    };
+                    ErrorReport::new(code, e.to_string())
+                })?;
+                json(report)
             }
             Call::Hosting(_) => json(self.server().and_then(|s| s.status())),
             Call::HostStart(p) => {
@@ -537,7 +565,11 @@ impl App {
 
     /// The ruleset's manifest (kinds, fields, pools, settings, with their labels).
     pub fn manifest(&self) -> Result<Manifest, ErrorReport> {
-        self.with(|s| Ok((*s.campaign().rules().manifest).clone()))
+        self.with(|s| {
+            let campaign = s.campaign();
+            let rules = campaign.rules();
+            Ok(houserule_core::quote::filled(&rules.manifest, &rules.info.quotes))
+        })
     }
 
     /// The house rules and the ruleset scripts, for the editor (the GM's).

@@ -85,6 +85,21 @@ fn failed(f: Failure) -> ActError {
     }
 }
 
+/// The worker's quoted values are shown to everyone: only names the manifest quotes, each a
+/// short value on one line (the worker is not trusted to have checked).
+fn checked_quotes(info: &RulesInfo, source: &PluginSource) -> Result<(), SandboxError> {
+    let quoted: Vec<String> =
+        manifest_of(source).map(|m| m.quoted().into_iter().map(|(_, n)| n).collect()).unwrap_or_default();
+    for (name, value) in &info.quotes {
+        if !quoted.contains(name) || houserule_core::quote::show(&serde_json::Value::String(value.clone())).is_err() {
+            return Err(SandboxError::Stopped(format!(
+                "the sandbox worker sent back a quoted value it may not ({name})"
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn unexpected(reply: &Reply) -> SandboxError {
     let what = match reply {
         Reply::Loaded(_) => "loaded",
@@ -147,7 +162,10 @@ impl Rules {
         let request =
             Request::Load { ruleset: source.clone(), house: house.to_vec(), limits: Box::new(limits.clone()) };
         match worker.ask(&request)? {
-            Reply::Loaded(info) => Ok((worker, info)),
+            Reply::Loaded(info) => {
+                checked_quotes(&info, source)?;
+                Ok((worker, info))
+            }
             Reply::Invalid(e) => Err(RulesError::Invalid(e)),
             other => Err(unexpected(&other).into()),
         }

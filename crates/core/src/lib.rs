@@ -23,6 +23,7 @@ pub mod params;
 pub mod plugin;
 pub mod pool;
 pub mod post;
+pub mod quote;
 pub mod render;
 pub mod sandbox;
 pub mod scenario;

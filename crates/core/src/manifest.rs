@@ -40,6 +40,9 @@ pub struct Manifest {
     pub settings: IndexMap<String, SettingSpec>,
     #[serde(default)]
     pub kinds: IndexMap<String, KindSpec>,
+    /// The table's own variables (`t.set_var`), declared for their labels, or as bookkeeping.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub vars: IndexMap<String, FieldSpec>,
     #[serde(default)]
     pub pools: IndexMap<String, PoolSpec>,
     #[serde(default)]
@@ -175,6 +178,10 @@ pub struct FieldSpec {
     pub visibility: Visibility,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// The rules' own bookkeeping (a serial number, the last roll's context): kept on the table
+    /// for the scripts, never shown at the table.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bookkeeping: bool,
 }
 
 /// Initial counts of a pool: a total for a single-kind pool, or counts per kind.
@@ -277,6 +284,11 @@ pub struct ActionSpec {
     /// and what it needs (see [`crate::chance`]): the form shows the chance of success.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub odds: Option<String>,
+    /// The dice a person rolls by hand for this action, as players would say it ("a d6 per
+    /// trait", "4dF"): its form offers to type them in. Absent, the action rolls nothing a
+    /// person could roll (or nothing at all), and its form has no field for dice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolls: Option<String>,
     #[serde(default)]
     pub params: IndexMap<String, ParamSpec>,
     /// Why this action cannot be undone (it told players something that cannot be untold, say);
@@ -477,6 +489,21 @@ impl Manifest {
         for (hook, f, arity) in self.hooks.functions() {
             out.push((format!("hooks.{hook}"), f.to_string(), arity));
         }
+        out.extend(self.quoted().into_iter().map(|(field, name)| (field, name, 0)));
+        out
+    }
+
+    /// The rule functions its texts quote (see [`crate::quote`]), each with the first text
+    /// that quotes it. Texts with broken braces quote nothing (validation refuses them).
+    pub fn quoted(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for (field, text) in crate::quote::texts(self) {
+            for name in crate::quote::names(text).unwrap_or_default() {
+                if !out.iter().any(|(_, n)| n == &name) {
+                    out.push((field.clone(), name));
+                }
+            }
+        }
         out
     }
 
@@ -492,6 +519,17 @@ impl Manifest {
         }
         if self.version.trim().is_empty() {
             return bad("version", "must not be empty".into());
+        }
+        for (field, text) in crate::quote::texts(self) {
+            crate::quote::names(text).map_err(|m| (field, m))?;
+        }
+        for (field, rolls) in self.actions.iter().filter_map(|(n, a)| a.rolls.as_ref().map(|r| (n, r))) {
+            if rolls.trim().is_empty() || rolls.chars().count() > 60 {
+                return bad(
+                    &format!("actions.{field}.rolls"),
+                    "say in a few words what is rolled by hand (e.g. \"a d6 per trait\")".into(),
+                );
+            }
         }
         if let Some(spec) = self.settings.get(dialect::SETTING) {
             let known = spec.ty == SettingType::Choice

@@ -32,6 +32,9 @@ pub enum ParamType {
     Dice,
     /// An entity on the table, optionally of `kind`.
     Entity,
+    /// A player's name: one who plays at this table (forms offer them), or someone new. A name
+    /// that differs from a known player's only in capitals is refused as a likely typo.
+    Player,
     /// A trait of the entity named by the parameter `entity` (optionally of `category`).
     Trait,
     /// A token pool: `name` or `entity.name`.
@@ -298,6 +301,24 @@ fn validate_value(
             }
             Ok(Value::String(s))
         }
+        ParamType::Player => {
+            let s = as_text(value).ok_or_else(|| err(path, format!("expected a player's name, got {value}")))?;
+            let name = s.trim();
+            if name.is_empty() {
+                return if spec.optional { Ok(Value::Null) } else { Err(err(path, "must not be empty")) };
+            }
+            let name = match Role::parse(&format!("player:{name}")) {
+                Ok(Role::Player(p)) => p,
+                _ => return Err(err(path, format!("'{name}' is not a player's name"))),
+            };
+            if let Some(known) = players(table).into_iter().find(|p| p != &name && p.eq_ignore_ascii_case(&name)) {
+                return Err(err(
+                    path,
+                    format!("'{name}' is not a player here: did you mean '{known}'? (names are exact)"),
+                ));
+            }
+            Ok(Value::String(name))
+        }
         ParamType::Choice => {
             let s = as_text(value)
                 .ok_or_else(|| err(path, format!("expected one of {}, got {value}", spec.options.join(", "))))?;
@@ -454,6 +475,8 @@ pub enum Choices {
     Options { values: Vec<String> },
     /// Pick an entity: id and display name.
     Entities { values: Vec<EntityChoice> },
+    /// Pick a player who plays here, or name a new one.
+    Players { values: Vec<String> },
     /// Pick a trait of the entity chosen in `entity`: trait names per entity id.
     Traits { entity: String, by_entity: IndexMap<String, Vec<String>> },
 }
@@ -465,6 +488,14 @@ pub struct EntityChoice {
     pub name: String,
 }
 
+/// The players who play at this table: the owners of its entities, in name order.
+pub fn players(table: &Table) -> Vec<String> {
+    let mut names: Vec<String> = table.entities.values().filter_map(|e| e.owner.clone()).collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// The choices for `spec` (or its items), if the type has a closed set of values.
 pub fn choices(spec: &ParamSpec, table: &Table, role: &Role, owned_only: bool) -> Option<Choices> {
     let spec = match spec.ty {
@@ -473,6 +504,7 @@ pub fn choices(spec: &ParamSpec, table: &Table, role: &Role, owned_only: bool) -
     };
     match spec.ty {
         ParamType::Choice => Some(Choices::Options { values: spec.options.clone() }),
+        ParamType::Player => Some(Choices::Players { values: players(table) }),
         ParamType::Entity => Some(Choices::Entities {
             values: table
                 .entities

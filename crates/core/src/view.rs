@@ -10,6 +10,7 @@ use crate::event::{Body, EventKind, Header, Item};
 use crate::manifest::{Manifest, Permit};
 use crate::params::{self, Choices, ParamSpec};
 use crate::pool::Pool;
+use crate::quote::{self, Quotes};
 use crate::table::Table;
 use crate::traits::Trait;
 use crate::visibility::{Role, Visibility};
@@ -256,13 +257,18 @@ pub struct ActionForm {
     pub group: Option<String>,
     pub who: Vec<Permit>,
     pub params: Vec<ParamForm>,
+    /// What a person rolls by hand for this action, if anything (the form offers to type it in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolls: Option<String>,
     /// The rules can say the chance of success before rolling (the `odds` call).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub odds: bool,
 }
 
-/// The actions `role` may take now, with their parameters and choices.
-pub fn action_forms(manifest: &Manifest, table: &Table, role: &Role) -> Vec<ActionForm> {
+/// The actions `role` may take now, with their parameters and choices; the rule numbers their
+/// texts quote are filled in from `quotes` (the rules in force, see [`crate::quote`]).
+pub fn action_forms(manifest: &Manifest, table: &Table, role: &Role, quotes: &Quotes) -> Vec<ActionForm> {
+    let fill = |t: &Option<String>| t.as_deref().map(|t| quote::fill(t, quotes));
     manifest
         .actions
         .iter()
@@ -282,17 +288,17 @@ pub fn action_forms(manifest: &Manifest, table: &Table, role: &Role) -> Vec<Acti
                 .iter()
                 .map(|(pname, spec)| {
                     let owned = owned_only && a.owner_param.as_deref() == Some(pname.as_str());
-                    ParamForm {
-                        name: pname.clone(),
-                        spec: spec.clone(),
-                        choices: params::choices(spec, table, role, owned),
-                    }
+                    let mut spec = spec.clone();
+                    spec.label = fill(&spec.label);
+                    spec.help = fill(&spec.help);
+                    ParamForm { name: pname.clone(), choices: params::choices(&spec, table, role, owned), spec }
                 })
                 .collect();
             ActionForm {
                 name: name.clone(),
-                label: a.label.clone().unwrap_or_else(|| name.replace('_', " ")),
-                help: a.help.clone(),
+                label: fill(&a.label).unwrap_or_else(|| name.replace('_', " ")),
+                help: fill(&a.help),
+                rolls: a.rolls.clone(),
                 group: a.group.clone(),
                 who: a.who.clone(),
                 params,

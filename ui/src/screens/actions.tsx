@@ -14,6 +14,11 @@ import { show } from "../format";
 import { ErrorBox } from "../ui/errors";
 import { ParamField, convert, entityOptions, initial, inputId, isMissing, itemSpec, paramLabel, picksTraitsOf, type Ctx, type ParamSpec, type Raw, type RawRecord } from "./fields";
 
+/** Whether the dice named are Fudge dice (faces +, - and blank). */
+function fudgeDice(rolls: string): boolean {
+  return /(^|[^a-z])\d*df\b|fudge/i.test(rolls);
+}
+
 export function ActionsPanel({ store, actions, view, previewing }: { store: Store; actions: ActionForm[]; view: View; previewing: string | null }) {
   const [open, setOpen] = useState<string | null>(null);
   const [filter, setFilter] = useState("");
@@ -245,34 +250,35 @@ export function ActionFormView({
             });
           }}
           ctx={ctx}
-          invalid={missing.includes(p.name) ? `Fill in ${paramLabel(p, p.name)}` : badParam === p.name ? error?.message ?? null : null}
+          invalid={missing.includes(p.name) ? `Fill in ${paramLabel(p, p.name)}` : badParam === p.name ? (error?.message ?? "").replace(/^parameter '[^']+': /, "") || null : null}
         />
       ))}
-      {mayTypeDice(store.state) ? (
-      <div class="field dice-field">
-        <label for={`${formId}-dice`} class="field-label">
-          Dice rolled by hand <span class="muted small">(optional)</span>
-        </label>
-        <input
-          id={`${formId}-dice`}
-          value={dice}
-          inputMode="text"
-          spellcheck={false}
-          placeholder="e.g. 6, 4, 1 — Fudge: +, -, 0"
-          aria-describedby={`${formId}-dice-help`}
-          aria-invalid={badParam === "dice" ? "true" : undefined}
-          onInput={(e) => {
-            setTouched(true);
-            setDice(e.currentTarget.value);
-          }}
-        />
-        <span id={`${formId}-dice-help`} class="help">
-          Leave empty to let Houserule roll. Faces are used in order and marked “by hand” in the log.
-        </span>
-      </div>
-      ) : (
-        <p class="help dice-note">Houserule rolls your dice. The GM can let you type in dice you roll by hand.</p>
-      )}
+      {action.rolls &&
+        (mayTypeDice(store.state) ? (
+          <div class="field dice-field">
+            <label for={`${formId}-dice`} class="field-label">
+              Dice rolled by hand <span class="muted small">({action.rolls}; optional)</span>
+            </label>
+            <input
+              id={`${formId}-dice`}
+              value={dice}
+              inputMode="text"
+              spellcheck={false}
+              placeholder={fudgeDice(action.rolls) ? "e.g. +, -, 0, +" : "e.g. 6, 4, 1"}
+              aria-describedby={`${formId}-dice-help`}
+              aria-invalid={badParam === "dice" ? "true" : undefined}
+              onInput={(e) => {
+                setTouched(true);
+                setDice(e.currentTarget.value);
+              }}
+            />
+            <span id={`${formId}-dice-help`} class="help">
+              Leave empty to let Houserule roll. Faces are used in order and marked “by hand” in the log.
+            </span>
+          </div>
+        ) : (
+          <p class="help dice-note">Houserule rolls {action.rolls} for you. The GM can let you type in dice you roll by hand.</p>
+        ))}
       {action.odds && !hidden && <OddsLine store={store} action={action.name} params={sent()} view={view} />}
       <div class="form-actions">
         <button type="submit" class="primary" disabled={busy} aria-busy={busy}>

@@ -13,7 +13,9 @@ export function Board({ view, manifest }: { view: View; manifest: Manifest | nul
   const tracked = (k: string) => entities.some((e) => e.kind === k && tracks(e).length > 0);
   kinds.sort((a, b) => Number(tracked(b)) - Number(tracked(a)));
   const tablePools = Object.entries(view.pools);
-  const vars = Object.entries(view.vars).filter(([, v]) => v !== null && v !== undefined);
+  // The ruleset's own bookkeeping is never shown (`bookkeeping = true` in its manifest).
+  const varSpecs = manifest?.vars ?? {};
+  const vars = Object.entries(view.vars).filter(([k, v]) => v !== null && v !== undefined && !varSpecs[k]?.bookkeeping);
   // The engine counts rounds ended (`end_round`); a ruleset that shows its own turn or round
   // (Fumbles' challenge "Turn 2" after one round ended) is the count players go by, so the
   // engine's is shown only when nothing on the table counts for itself.
@@ -40,7 +42,7 @@ export function Board({ view, manifest }: { view: View; manifest: Manifest | nul
             <dl class="fields vars" aria-label="Table variables">
               {vars.map(([k, v]) => (
                 <div key={k} class="field-row">
-                  <dt>{humanize(k)}</dt>
+                  <dt title={varSpecs[k]?.help ?? undefined}>{varSpecs[k]?.label ?? humanize(k)}</dt>
                   <dd>{show(v, view)}</dd>
                 </div>
               ))}
@@ -84,7 +86,7 @@ function EntityCard({ entity, view, manifest }: { entity: EntityView; view: View
   const tucked: [string, unknown][] = [];
   const order = [...Object.keys(declared), ...Object.keys(entity.fields).filter((k) => !(k in declared))];
   for (const name of order) {
-    if (!(name in entity.fields) || inTracks.has(name)) continue;
+    if (!(name in entity.fields) || inTracks.has(name) || declared[name]?.bookkeeping) continue;
     const value = entity.fields[name];
     if (value === null || value === undefined) continue;
     if (!(name in declared)) tucked.push([name, value]);

@@ -2,6 +2,7 @@
 // choices, entities, traits, pools, records, lists and maps), with the choices the rules allow,
 // what each starts as, and what each sends to the engine.
 
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Choices, ParamForm, ParamSpec as DeclaredSpec, ParamType, View } from "../contract";
 import { names } from "../talk";
 import { humanize } from "../format";
@@ -60,6 +61,93 @@ export function entityOptions(spec: ParamSpec, view: View): { id: string; name: 
   return Object.values(view.entities)
     .filter((e) => !kinds || kinds.includes(e.kind))
     .map((e) => ({ id: e.id, name: e.name }));
+}
+
+/** The players a `player` parameter offers: the table's, as the rules list them. */
+export function playerOptions(spec: ParamSpec, view: View): string[] {
+  if (spec.choices && spec.choices.from === "players") return spec.choices.values;
+  return [...new Set(Object.values(view.entities).flatMap((e) => (e.owner ? [e.owner] : [])))].sort();
+}
+
+const NEW_PLAYER = "\u0000new";
+
+/** A player parameter: one of the table's players, or someone new typed in (said so plainly,
+ * so "Ann" for "ann" is not a silent new player). */
+function PlayerPicker({
+  known,
+  raw,
+  onChange,
+  labelText,
+  help,
+  problem,
+  common,
+  optional,
+}: {
+  known: string[];
+  raw: string;
+  onChange: (v: Raw) => void;
+  labelText: preact.JSX.Element;
+  help: preact.JSX.Element | null;
+  problem: preact.JSX.Element | null;
+  common: { id: string; "aria-describedby"?: string; "aria-invalid"?: "true" };
+  optional: boolean;
+}) {
+  const [typing, setTyping] = useState(raw !== "" && !known.includes(raw));
+  // A form that starts afresh after sending clears the name: back to the list then, but not
+  // when the GM has just picked "Someone new…" (which clears it too).
+  const before = useRef(raw);
+  const picked = useRef(false);
+  useEffect(() => {
+    if (raw === "" && before.current !== "" && !picked.current) setTyping(false);
+    picked.current = false;
+    before.current = raw;
+  }, [raw]);
+  const close = typing ? known.find((k) => k.toLowerCase() === raw.trim().toLowerCase() && k !== raw.trim()) : undefined;
+  return (
+    <div class="field player-field">
+      {labelText}
+      <select
+        value={typing ? NEW_PLAYER : raw}
+        onChange={(e) => {
+          const v = e.currentTarget.value;
+          picked.current = true;
+          setTyping(v === NEW_PLAYER);
+          onChange(v === NEW_PLAYER ? "" : v);
+        }}
+        {...common}
+      >
+        <option value="">{optional ? "—" : "Choose…"}</option>
+        {known.map((k) => (
+          <option key={k} value={k}>
+            {k}
+          </option>
+        ))}
+        <option value={NEW_PLAYER}>Someone new…</option>
+      </select>
+      {typing && (
+        <>
+          <input
+            id={`${common.id}-new`}
+            value={raw}
+            placeholder="the new player's name"
+            autoComplete="off"
+            onInput={(e) => onChange(e.currentTarget.value)}
+            aria-label="New player's name"
+            aria-invalid={common["aria-invalid"]}
+          />
+          {close ? (
+            <span class="field-error" role="status">
+              {close} already plays here: pick {close} above, or this makes a new player “{raw.trim()}” who owns nothing yet.
+            </span>
+          ) : (
+            raw.trim() && <span class="help">A new player: they join with a link you make for “{raw.trim()}”.</span>
+          )}
+        </>
+      )}
+      {help}
+      {problem}
+    </div>
+  );
 }
 
 export function traitOptions(spec: ParamSpec, entityId: string, view: View): string[] {
@@ -292,6 +380,10 @@ export function ParamField({
         </div>
       );
     }
+    case "player":
+      return (
+        <PlayerPicker known={playerOptions(spec, ctx.view)} raw={raw as string} onChange={onChange} labelText={labelText} help={help} problem={problem} common={common} optional={optional} />
+      );
     case "trait": {
       const owner = spec.entity ? (ctx.siblings[spec.entity] as string) : "";
       const opts = owner ? traitOptions(spec, owner, ctx.view) : [];

@@ -689,6 +689,8 @@ function changeText(c: Change, view: View, manifest: Manifest | null): string | 
       return `${name(c.id)} is now ${c.visibility === "public" ? "seen by everyone" : `seen by: ${c.visibility}`}`;
     case "field": {
       const kind = kindOf(c.entity);
+      // The rules' own bookkeeping is never shown.
+      if (kind && manifest?.kinds?.[kind]?.fields?.[c.field as string]?.bookkeeping) return null;
       const label = kind ? fieldLabel(manifest, kind, c.field as string) : humanize(c.field as string);
       return "value" in c && c.value !== undefined ? `${name(c.entity)} · ${label}: ${show(c.value, view)}` : `${name(c.entity)} · ${label} cleared`;
     }
@@ -712,10 +714,14 @@ function changeText(c: Change, view: View, manifest: Manifest | null): string | 
       return `Pool ${c.pool} removed`;
     case "typed_dice":
       return c.allowed ? `${c.player} may type in their own dice` : `${c.player} rolls with the table's dice`;
-    case "var":
-      return `${humanize(c.name as string)}: ${show(c.value, view)}`;
+    case "var": {
+      const spec = manifest?.vars?.[c.name as string];
+      if (spec?.bookkeeping) return null;
+      return `${spec?.label ?? humanize(c.name as string)}: ${show(c.value, view)}`;
+    }
     case "round":
-      return `Round ${c.round}`;
+      // The engine counts rounds ended: `round` is how many have ended now.
+      return `Round ${c.round} ended`;
     case "setting":
       return `Setting ${humanize(c.key as string)}: ${show(c.value, view)}`;
     default:

@@ -11,6 +11,7 @@ import type { ErrorReport, Invite, NewInvite, Serving } from "../contract";
 import { playerNames, time } from "../format";
 import { ErrorBox } from "../ui/errors";
 import { Hosting, useServing } from "./hosting";
+import { ShareCard } from "./sharing";
 
 /** The link a player opens: the table's address with the token after `#join=` (on the
  * desktop, the address it is served at; none while it is not served). */
@@ -157,6 +158,7 @@ export function PlayersPanel({ store }: { store: Store }) {
   }, []);
 
   async function invite(player: string) {
+    setAsking(null);
     const link = await run(() => store.call("invite", { player }));
     if (link) {
       setMade(link);
@@ -166,6 +168,10 @@ export function PlayersPanel({ store }: { store: Store }) {
   }
 
   const names = [...new Set([...playerNames(view), ...invites.map((i) => i.player), ...typed])].sort((a, b) => a.localeCompare(b));
+  // A name nobody plays under yet is a new player: asked, so "Ann" for "ann" is not a quiet mistake.
+  const [asking, setAsking] = useState<string | null>(null);
+  const ask = (player: string) => (names.includes(player) ? void invite(player) : setAsking(player));
+  const near = asking ? names.find((n) => n.toLowerCase() === asking.toLowerCase()) : undefined;
 
   return (
     <div class="players-panel">
@@ -181,7 +187,7 @@ export function PlayersPanel({ store }: { store: Store }) {
         aria-labelledby="invite-title"
         onSubmit={(e) => {
           e.preventDefault();
-          if (name.trim()) void invite(name.trim());
+          if (name.trim()) ask(name.trim());
         }}
       >
         <h3 id="invite-title">Invite a player</h3>
@@ -204,6 +210,25 @@ export function PlayersPanel({ store }: { store: Store }) {
         <span id="invite-name-help" class="help">
           The name their characters are owned by, e.g. “ann”.
         </span>
+        {asking && (
+          <div class="confirm" role="group" aria-label="New player?">
+            <p>
+              Nobody plays as “{asking}” at this table yet{near ? <> — did you mean <strong>{near}</strong>? Names are exact</> : null}. Make a
+              link for a new player “{asking}”, who owns nothing yet?
+            </p>
+            {near && (
+              <button type="button" class="primary" onClick={() => void invite(near)}>
+                Link for {near}
+              </button>
+            )}{" "}
+            <button type="button" class={near ? "" : "primary"} onClick={() => void invite(asking)}>
+              Yes, a new player
+            </button>{" "}
+            <button type="button" onClick={() => setAsking(null)}>
+              Cancel
+            </button>
+          </div>
+        )}
       </form>
       {error && <ErrorBox error={error} />}
       {names.length > 0 && (
@@ -276,6 +301,7 @@ export function PlayersPanel({ store }: { store: Store }) {
           </tbody>
         </table>
       )}
+      {desktop && <ShareCard store={store} players={names} file={s.file} />}
     </div>
   );
 }

@@ -61,6 +61,10 @@ calls! {
     HostStart "host_start" (HostStart) -> Serving, Desktop;
     /// Stops serving: every browser is disconnected. Whether it was serving.
     HostStop "host_stop" (Nothing) -> bool, Desktop;
+    /// Writes a copy of the campaign in play to share, from the desktop app: in full (for another
+    /// GM: seed included, no join links) or for one player (what they may not see redacted to
+    /// its digest; it still verifies). The path must not exist yet.
+    ShareCopy "share_copy" (ShareCopy) -> crate::share::ShareReport, Desktop;
     /// Removes a player from the table: their join link ends, then their connections close (a
     /// new link lets them back).
     RemovePlayer "remove_player" (PlayerName) -> Removed, Gm;

@@ -223,6 +223,14 @@ pub struct Create {
     pub path: Option<PathBuf>,
 }
 
+/// Where to write a copy of the campaign, and for whom (`player`: a player's copy; none: in full).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ShareCopy {
+    pub path: PathBuf,
+    #[serde(default)]
+    pub player: Option<String>,
+}
+
 /// A campaign file to open.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct Open {

@@ -771,7 +771,7 @@ impl Campaign {
     }
 
     pub fn actions(&self, role: &Role) -> Vec<ActionForm> {
-        view::action_forms(&self.rules.manifest, &self.table, role)
+        view::action_forms(&self.rules.manifest, &self.table, role, &self.rules.info.quotes)
     }
 }
 

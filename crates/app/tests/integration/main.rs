@@ -2,6 +2,7 @@
 
 mod checked;
 mod form_odds;
+mod forms;
 mod fuzz_regressions;
 mod hooks;
 mod hostile;

@@ -44,7 +44,7 @@ fn value_for(
     }
     let from_choices = |dice: &mut Dice| -> Option<Value> {
         match choices? {
-            Choices::Options { values } => dice.pick(values).map(|v| json!(v)),
+            Choices::Options { values } | Choices::Players { values } => dice.pick(values).map(|v| json!(v)),
             Choices::Entities { values } => dice.pick(values).map(|e| json!(e.id)),
             Choices::Traits { entity, by_entity } => {
                 let owner = picked.get(entity).and_then(Value::as_str)?;
@@ -59,6 +59,8 @@ fn value_for(
         }
         T::Bool => json!(dice.below(2) == 0),
         T::Text => json!(dice.word()),
+        // A player of the table, or someone new.
+        T::Player => from_choices(dice).filter(|_| dice.below(2) == 0).unwrap_or_else(|| json!(dice.word())),
         T::Dice => json!(["2d6", "1d20", "4dF", "3d6cs>=4"][dice.below(4)]),
         T::Choice | T::Entity | T::Trait | T::Pool => from_choices(dice)?,
         T::List => {

@@ -209,7 +209,7 @@ pub(super) fn compile(
     if problems.is_empty() {
         for (field, function, arity) in manifest.referenced_functions() {
             if !functions.contains(&(function.clone(), arity)) {
-                problems.push(missing_function(field, &function));
+                problems.push(missing_function(field, &function, arity));
             }
         }
     }
@@ -225,7 +225,7 @@ pub(super) fn compile(
         return Err(PluginError(problems));
     }
     let house_functions = report::describe(&house_defs, &ruleset_fns, &wrapping, manifest, &sites);
-    Ok(Compiled { ast, fn_files, places, info: RulesInfo { functions, house_functions } })
+    Ok(Compiled { ast, fn_files, places, info: RulesInfo { functions, house_functions, quotes: Default::default() } })
 }
 
 /// Every moment the manifest lists by name must be a ruleset function that the ruleset's own

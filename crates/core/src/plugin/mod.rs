@@ -44,6 +44,10 @@ pub struct RulesInfo {
     pub functions: BTreeSet<(String, usize)>,
     /// The functions the house rules define.
     pub house_functions: Vec<HouseFunction>,
+    /// The values of the rule functions the manifest's texts quote, as shown (see
+    /// [`crate::quote`]).
+    #[serde(default)]
+    pub quotes: crate::quote::Quotes,
 }
 
 /// A compiled plugin.
@@ -88,7 +92,7 @@ impl Plugin {
         let mut engine = sandbox::engine(limits, Arc::new(files), stop);
         host::register(&mut engine);
         let checked = check::compile(&engine, &manifest, source, house_rules, limits)?;
-        Ok(Plugin {
+        let mut plugin = Plugin {
             manifest: Arc::new(manifest),
             info: checked.info,
             limits: limits.clone(),
@@ -96,7 +100,38 @@ impl Plugin {
             ast: checked.ast,
             fn_files: checked.fn_files,
             places: checked.places,
-        })
+        };
+        plugin.info.quotes = plugin.quotes()?;
+        Ok(plugin)
+    }
+
+    /// Calls each function the manifest's texts quote (they take no arguments, so they cannot
+    /// depend on the table) and keeps its value as shown.
+    fn quotes(&self) -> Result<crate::quote::Quotes, PluginError> {
+        let mut out = crate::quote::Quotes::new();
+        for (field, name) in self.manifest.quoted() {
+            let options = CallFnOptions::new().eval_ast(false).rewind_scope(true);
+            let value: Result<Dynamic, Box<EvalAltResult>> =
+                self.engine.call_fn_with_options(options, &mut Scope::new(), &self.ast, &name, ());
+            let shown = match value {
+                Ok(v) => host::to_json(v, &self.limits.caps, "a quoted value").and_then(|j| crate::quote::show(&j)),
+                Err(e) => {
+                    let file = self.fn_files.get(&name).cloned().unwrap_or_else(|| self.manifest.entry.clone());
+                    return Err(PluginError(vec![Problem::Script(ScriptError::from_eval(&e, &self.fn_files, &file))]));
+                }
+            };
+            let text = shown.map_err(|m| {
+                PluginError(vec![Problem::Manifest(ManifestError {
+                    file: MANIFEST.into(),
+                    line: None,
+                    column: None,
+                    field: field.clone(),
+                    message: format!("quotes {name}(): {m}"),
+                })])
+            })?;
+            out.insert(name, text);
+        }
+        Ok(out)
     }
 
     /// The engine this plugin runs on.
@@ -160,8 +195,9 @@ impl Plugin {
 }
 
 /// A manifest problem about a missing function.
-fn missing_function(field: String, function: &str) -> Problem {
+fn missing_function(field: String, function: &str, arity: usize) -> Problem {
     let params = match field.as_str() {
+        _ if arity == 0 => "",
         "hooks.after_roll" => "t, roll",
         "hooks.round_end" => "t, round",
         "hooks.before_action" => "t, action, params",
