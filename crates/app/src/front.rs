@@ -79,6 +79,8 @@ pub struct App {
     history: Arc<Mutex<Vec<(PathBuf, Store)>>>,
     /// The balance lab the GM started last (it runs on its own thread and workers).
     lab: Arc<Mutex<Option<lab::Job>>>,
+    /// Log entries as each viewer saw them (a page read again is not made again).
+    entries: Arc<crate::entries::Entries>,
     /// The server the front end installed to serve the table to browsers, if it can.
     server: Arc<Mutex<Option<Arc<dyn TableServer>>>>,
 }
@@ -145,6 +147,7 @@ impl App {
             true
         });
         self.history.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        self.entries.clear();
         *self.lab.lock().unwrap_or_else(|p| p.into_inner()) = None;
         *self.session.lock().unwrap_or_else(|p| p.into_inner()) = Some((session, path.to_path_buf()));
         self.remember(path);
@@ -228,22 +231,52 @@ impl App {
         let Some(path) = path else {
             return self.with(|s| s.campaign().log_page(role, from, before, limit).map_err(|e| e.report()));
         };
+        self.reading(&path, |store| {
+            crate::campaign::log_page(store, voided, role, from, before, limit, Some(&self.entries))
+                .map_err(|e| e.report())
+        })
+    }
+
+    /// As [`App::history`], the page as JSON text (entries read before are not made again).
+    fn history_text(
+        &self,
+        path: Option<PathBuf>,
+        role: &Role,
+        from: u64,
+        before: u64,
+        limit: usize,
+        voided: &std::collections::BTreeMap<u64, u64>,
+    ) -> Result<String, ErrorReport> {
+        let Some(path) = path else {
+            let page = self.history(None, role, from, before, limit, voided)?;
+            return serde_json::to_string(&page).map_err(|e| ErrorReport::new(ErrorCode::Internal, e.to_string()));
+        };
+        let entries = self.reading(&path, |store| {
+            crate::campaign::log_page_text(store, voided, role, from, before, limit, &self.entries)
+                .map_err(|e| e.report())
+        })?;
+        Ok(format!("[{}]", entries.join(",")))
+    }
+
+    /// Runs `read` on one of the app's own connections to the file at `path` (kept for the
+    /// next read), never under the session.
+    fn reading<R>(&self, path: &Path, read: impl FnOnce(&Store) -> Result<R, ErrorReport>) -> Result<R, ErrorReport> {
         let kept = {
             let mut pool = self.history.lock().unwrap_or_else(|p| p.into_inner());
-            pool.retain(|(p, _)| *p == path);
+            pool.retain(|(p, _)| p == path);
             pool.pop()
         };
         let store = match kept {
             Some((_, store)) => store,
             // The session checked this file when it opened it.
-            None => Store::open_unchecked(&path).map_err(|e| CampaignError::from(e).report())?,
+            None => Store::open_unchecked(path).map_err(|e| CampaignError::from(e).report())?,
         };
-        let page = crate::campaign::log_page(&store, voided, role, from, before, limit).map_err(|e| e.report());
+        let result = read(&store);
         let mut pool = self.history.lock().unwrap_or_else(|p| p.into_inner());
         if pool.len() < HISTORY_READERS {
-            pool.push((path, store));
+            pool.push((path.to_path_buf(), store));
         }
-        page
+        result
     }
 
     /// The view, the action forms and the log since `from` (or its newest `limit` events), all
@@ -358,14 +391,26 @@ impl App {
         let text =
             |r: Result<String, serde_json::Error>| r.map_err(|e| ErrorReport::new(ErrorCode::Internal, e.to_string()));
         match call {
-            Call::Log(p) => text(serde_json::to_string(&self.log(
-                &caller.acting_as(p.role.as_deref())?,
-                p.from,
-                p.before,
-                p.limit,
-            )?)),
+            Call::Log(p) => {
+                let role = caller.acting_as(p.role.as_deref())?;
+                let (path, voided, head) = self.with(|s| {
+                    let c = s.campaign();
+                    Ok((c.path(), c.voided_map().clone(), c.head().0))
+                })?;
+                let before = p.before.unwrap_or(u64::MAX).min(head + 1);
+                self.history_text(path, &role, p.from, before, p.limit.min(MAX_LOG_ENTRIES), &voided)
+            }
             Call::Table(p) => {
-                text(serde_json::to_string(&self.table(&caller.acting_as(p.role.as_deref())?, p.from, p.limit)?))
+                let role = caller.acting_as(p.role.as_deref())?;
+                let (view, actions, path, voided, head) = self.with(|s| {
+                    let c = s.campaign();
+                    Ok((c.view(&role), c.actions(&role), c.path(), c.voided_map().clone(), c.head().0))
+                })?;
+                let limit = p.limit.min(MAX_LOG_ENTRIES);
+                let log = self.history_text(path, &role, p.from.unwrap_or(1), head + 1, limit, &voided)?;
+                let view = text(serde_json::to_string(&view))?;
+                let actions = text(serde_json::to_string(&actions))?;
+                Ok(format!("{{\"view\":{view},\"actions\":{actions},\"log\":{log}}}"))
             }
             other => self.call(caller, other, file).map(|v| v.to_string()),
         }

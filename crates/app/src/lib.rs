@@ -20,6 +20,7 @@ pub mod calls;
 pub mod campaign;
 pub mod catalog;
 pub mod checked;
+pub mod entries;
 pub mod folders;
 pub mod front;
 pub mod invites;

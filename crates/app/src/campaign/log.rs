@@ -37,7 +37,7 @@ impl Campaign {
     /// A page of the log as `role` may see it: the newest `limit` events with
     /// `from <= seq < before`, oldest first (see [`log_page`]).
     pub fn log_page(&self, role: &Role, from: u64, before: u64, limit: usize) -> Result<Vec<LogEntry>, CampaignError> {
-        log_page(&self.store, &self.voided, role, from, before.min(self.head.0 + 1), limit)
+        log_page(&self.store, &self.voided, role, from, before.min(self.head.0 + 1), limit, None)
     }
 
     /// The events undone so far, each with the undo that voided it.
@@ -49,6 +49,7 @@ impl Campaign {
 /// A page of the log of the file `store` reads: the newest `limit` events with
 /// `from <= seq < before`, oldest first, as `role` may see them, each checked against the
 /// commitments its hash covers. It costs the page, not the log (keyset on the sequence number).
+/// With `seen`, entries already read for `role` from the very same rows are not made again.
 pub fn log_page(
     store: &Store,
     voided: &std::collections::BTreeMap<u64, u64>,
@@ -56,10 +57,15 @@ pub fn log_page(
     from: u64,
     before: u64,
     limit: usize,
+    seen: Option<&crate::entries::Entries>,
 ) -> Result<Vec<LogEntry>, CampaignError> {
     let mut out = Vec::new();
     for row in store.page(from.max(1), before, limit)? {
-        let entry = log_entry(&row, voided, role)?;
+        let mut entry = match seen {
+            Some(seen) => seen.get(&row, role, || checked_entry(&row, role))?,
+            None => checked_entry(&row, role)?,
+        };
+        entry.voided_by = voided.get(&row.seq).copied();
         if !entry.is_unread_post() {
             out.push(entry);
         }
@@ -67,14 +73,46 @@ pub fn log_page(
     Ok(out)
 }
 
+/// As [`log_page`], each entry as the JSON text a page sends (remembered in `seen`): the page
+/// is mostly copying once its entries were read for `role` before.
+pub fn log_page_text(
+    store: &Store,
+    voided: &std::collections::BTreeMap<u64, u64>,
+    role: &Role,
+    from: u64,
+    before: u64,
+    limit: usize,
+    seen: &crate::entries::Entries,
+) -> Result<Vec<String>, CampaignError> {
+    let mut out = Vec::new();
+    for row in store.page(from.max(1), before, limit)? {
+        let (json, unread) = seen.get_text(&row, role, || checked_entry(&row, role))?;
+        if unread {
+            continue;
+        }
+        out.push(match voided.get(&row.seq) {
+            // The entry is a JSON object: its last character closes it.
+            Some(undo) => format!("{},\"voided_by\":{undo}}}", &json[..json.len() - 1]),
+            None => json.to_string(),
+        });
+    }
+    Ok(out)
+}
+
 /// One stored event as `role` may see it in the log.
 fn log_entry(row: &Row, voided: &std::collections::BTreeMap<u64, u64>, role: &Role) -> Result<LogEntry, StoreError> {
+    let mut entry = checked_entry(row, role)?;
+    entry.voided_by = voided.get(&row.seq).copied();
+    Ok(entry)
+}
+
+/// One stored event as `role` may see it, checked against its commitments (not yet marked
+/// with the undo that voided it).
+fn checked_entry(row: &Row, role: &Role) -> Result<LogEntry, StoreError> {
     let header = row.parse_header()?;
     let items = row.parse_items()?;
     check_items(row, &items)?;
-    let mut entry = view::log_entry(&header, &items, &hex::encode(&row.hash), role);
-    entry.voided_by = voided.get(&row.seq).copied();
-    Ok(entry)
+    Ok(view::log_entry(&header, &items, &hex::encode(&row.hash), role))
 }
 
 /// Checks that an event's items are the ones its hash committed to.

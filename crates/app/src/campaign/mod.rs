@@ -32,7 +32,7 @@ use houserule_core::view::{self, ActionForm, CampaignInfo, LogEntry, RulesetInfo
 use houserule_core::{ErrorCode, ErrorReport, Limits, Role, Visibility};
 use indexmap::IndexMap;
 use log::check_items;
-pub use log::log_page;
+pub use log::{log_page, log_page_text};
 pub use odds::FormOdds;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -157,3 +157,51 @@ impl TapMkdir for PathBuf {
         self
     }
 }
+
+/// The app remembers log entries between pages (`houserule_app::entries`): an edit made to the
+/// file after a page was read must still be caught on the next read, never covered by what was
+/// remembered.
+#[test]
+fn an_edit_after_a_page_was_read_is_caught_on_the_next_read() {
+    crate::support::init();
+    let dir = tempfile::tempdir().unwrap();
+    let path = played(dir.path());
+    let app = houserule_app::front::App::new(None);
+    app.open(&path).unwrap();
+    let first = app.log(&Role::Gm, 1, None, 100).expect("the untouched log reads");
+    assert_eq!(app.log(&Role::Gm, 1, None, 100).unwrap(), first, "read again, the same");
+    // The items of a roll are changed in place; the hash stays, so only the check catches it.
+    sql(&path, "UPDATE events SET items = replace(items, '\"face\":', '\"face\":1') WHERE seq = 5");
+    let e = app.log(&Role::Gm, 1, None, 100).expect_err("the edited event is reported, not shown");
+    assert!(e.message.contains("event 5"), "{e:?}");
+}
+
+/// A page sent as text from remembered entries is the page read afresh: the same entries, an
+/// undone one marked with its undo, for the GM and for a player alike.
+#[test]
+fn a_remembered_page_is_the_page_read_afresh() {
+    use houserule_app::calls::{Call, Caller, Host};
+    crate::support::init();
+    let dir = tempfile::tempdir().unwrap();
+    let path = played(dir.path());
+    let app = houserule_app::front::App::new(None);
+    app.open(&path).unwrap();
+    let gm = Caller { role: Role::Gm, host: Host::Desktop };
+    let page = |who: &Caller, method: &str| -> serde_json::Value {
+        let call = Call::read(method, json!({"limit": 50})).unwrap();
+        serde_json::from_str(&app.call_text(who, call, None).unwrap()).unwrap()
+    };
+    for _ in 0..2 {
+        assert_eq!(page(&gm, "log"), serde_json::to_value(app.log(&Role::Gm, 1, None, 50).unwrap()).unwrap());
+    }
+    app.call(&gm, Call::read("undo", json!({})).unwrap(), None).unwrap();
+    let log = page(&gm, "log");
+    let marked: Vec<&serde_json::Value> = log.as_array().unwrap().iter().filter(|e| e["voided_by"].is_u64()).collect();
+    assert_eq!(marked.len(), 1, "the undone roll is marked, though it was remembered before the undo");
+    assert_eq!(log, serde_json::to_value(app.log(&Role::Gm, 1, None, 50).unwrap()).unwrap());
+    let table = page(&gm, "table");
+    assert_eq!(table["log"], log, "the table's log is the same page");
+    assert_eq!(table["view"], serde_json::to_value(app.view(&Role::Gm).unwrap()).unwrap());
+    let ann = Caller { role: Role::Player("ann".into()), host: Host::Server };
+    assert_eq!(page(&ann, "log"), serde_json::to_value(app.log(&ann.role, 1, None, 50).unwrap()).unwrap());
+}
