@@ -9,7 +9,7 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, openPage, screenshot, startServer, until, openAction, submit, pickPlayer } from "./support.mjs";
+import { launchBrowser, openPage, screenshot, startServer, until, openAction, submit, pickPlayer, writeHouseRule } from "./support.mjs";
 
 /** The figures the results table shows, row by row. */
 async function figures(page) {
@@ -64,16 +64,7 @@ describe("the balance lab", { timeout: 300_000 }, () => {
     assert.equal(await gm.locator("progress").count(), 1);
 
     // A house rule: successes on 3+.
-    await gm.getByRole("tab", { name: "House rules" }).click();
-    const editorPanel = gm.getByRole("region", { name: "House rule editor" });
-    await gm.getByRole("button", { name: "+ New house rule" }).click();
-    await editorPanel.getByLabel("File name").fill("three-up.rhai");
-    const text = gm.getByRole("textbox", { name: "House rule text" });
-    await text.waitFor();
-    await text.click();
-    await gm.keyboard.press("ControlOrMeta+a");
-    await gm.keyboard.insertText("// Successes on 3+ at our table.\nfn success_face() { original() - 1 }\n");
-    await editorPanel.getByRole("button", { name: "Save and reload" }).click();
+    const editorPanel = await writeHouseRule(gm, "three-up.rhai", "// Successes on 3+ at our table.\nfn success_face() { original() - 1 }\n");
     await editorPanel.getByRole("status").filter({ hasText: "Saved three-up.rhai" }).waitFor();
 
     // A long lab: it shows progress on both sides and stops when asked.

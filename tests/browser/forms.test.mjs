@@ -5,7 +5,7 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { launchBrowser, openAction, openPage, screenshot, startServer, submit, until } from "./support.mjs";
+import { gmCreates, launchBrowser, openAction, openPage, screenshot, startServer, submit, until, writeHouseRule } from "./support.mjs";
 
 describe("forms", { timeout: 180_000 }, () => {
   let server;
@@ -24,12 +24,7 @@ describe("forms", { timeout: 180_000 }, () => {
 
   it("picks players, offers hand dice only where dice roll, quotes the rules in force and asks before a new player", async () => {
     const { page: gm } = await openPage(browser, server.url, errors);
-    await gm.getByLabel("GM secret").fill(server.secret);
-    await gm.getByRole("button", { name: "Join as GM" }).click();
-    await gm.getByRole("radio", { name: "Fumbles" }).check();
-    await gm.getByLabel("Campaign name").fill("Forms");
-    await gm.getByRole("button", { name: "Create campaign" }).click();
-    await gm.getByRole("heading", { name: "Forms", level: 1 }).waitFor();
+    await gmCreates(gm, server, "Fumbles", "Forms");
 
     // Creating a character rolls nothing: no hand dice. The owner is a picker.
     const create = await openAction(gm, "Create a character");
@@ -62,16 +57,7 @@ describe("forms", { timeout: 180_000 }, () => {
     assert.match(await check.innerText(), /4\+ is a success/);
 
     // A house rule makes 3+ a success: the same form now says 3+.
-    await gm.getByRole("tab", { name: "House rules" }).click();
-    const editorPanel = gm.getByRole("region", { name: "House rule editor" });
-    await gm.getByRole("button", { name: "+ New house rule" }).click();
-    await editorPanel.getByLabel("File name").fill("three-up.rhai");
-    const text = gm.getByRole("textbox", { name: "House rule text" });
-    await text.waitFor();
-    await text.click();
-    await gm.keyboard.press("ControlOrMeta+a");
-    await gm.keyboard.insertText("// Successes on 3+ at our table.\nfn success_face() { original() - 1 }\n");
-    await editorPanel.getByRole("button", { name: "Save and reload" }).click();
+    const editorPanel = await writeHouseRule(gm, "three-up.rhai", "// Successes on 3+ at our table.\nfn success_face() { original() - 1 }\n");
     await editorPanel.getByRole("status").filter({ hasText: "Saved three-up.rhai" }).waitFor();
     await gm.getByRole("tab", { name: "Table" }).click();
     const again = await openAction(gm, "Trait check");

@@ -214,3 +214,31 @@ export async function pickPlayer(form, label, name) {
   await picker.selectOption({ label: "Someone new…" });
   await form.getByLabel("New player's name").fill(name);
 }
+
+/** The GM joins `server` with its secret and creates a campaign on `ruleset` named `name`. */
+export async function gmCreates(gm, server, ruleset, name) {
+  await gm.getByLabel("GM secret").fill(server.secret);
+  await gm.getByRole("button", { name: "Join as GM" }).click();
+  await gm.getByRole("radio", { name: ruleset, exact: true }).check();
+  await gm.getByLabel("Campaign name").fill(name);
+  await gm.getByRole("button", { name: "Create campaign" }).click();
+  await gm.getByRole("heading", { name, level: 1, exact: true }).waitFor();
+}
+
+/**
+ * The GM writes a new house rule `file` with `text` in the editor and saves it; returns the
+ * editor's region (its status or alert says how the save went).
+ */
+export async function writeHouseRule(gm, file, text) {
+  await gm.getByRole("tab", { name: "House rules" }).click();
+  const editorPanel = gm.getByRole("region", { name: "House rule editor" });
+  await gm.getByRole("button", { name: "+ New house rule" }).click();
+  await editorPanel.getByLabel("File name").fill(file);
+  const box = gm.getByRole("textbox", { name: "House rule text" });
+  await box.waitFor();
+  await box.click();
+  await gm.keyboard.press("ControlOrMeta+a");
+  await gm.keyboard.insertText(text);
+  await editorPanel.getByRole("button", { name: "Save and reload" }).click();
+  return editorPanel;
+}

@@ -17,7 +17,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { houseruleBin, inviteLink, launchBrowser, openPage, screenshot, startServer, until, openAction, submit, pickPlayer } from "./support.mjs";
+import { houseruleBin, inviteLink, launchBrowser, openPage, screenshot, startServer, until, openAction, submit, pickPlayer, writeHouseRule } from "./support.mjs";
 
 const CAPSTONE_NOTE = "The chieftain arrives";
 
@@ -322,16 +322,8 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
   });
 
   it("a house rule with a syntax error shows its file, line and column while the table keeps working", async () => {
-    await gm.getByRole("tab", { name: "House rules" }).click();
-    const editorPanel = gm.getByRole("region", { name: "House rule editor" });
-    await gm.getByRole("button", { name: "+ New house rule" }).click();
-    await editorPanel.getByLabel("File name").fill("boss-costs.rhai");
+    const editorPanel = await writeHouseRule(gm, "boss-costs.rhai", "// Afflictions cost nothing at our table.\nfn afflict_cost() {\n  0 +\n}\n");
     const text = gm.getByRole("textbox", { name: "House rule text" });
-    await text.waitFor();
-    await text.click();
-    await gm.keyboard.press("ControlOrMeta+a");
-    await gm.keyboard.insertText("// Afflictions cost nothing at our table.\nfn afflict_cost() {\n  0 +\n}\n");
-    await editorPanel.getByRole("button", { name: "Save and reload" }).click();
 
     const problem = editorPanel.getByRole("alert");
     await problem.waitFor();

@@ -17,7 +17,7 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { inviteLink, launchBrowser, openPage, openRecordedPage, screenshot, startServer, until, openAction, submit, pickPlayer } from "./support.mjs";
+import { inviteLink, launchBrowser, openPage, openRecordedPage, screenshot, startServer, until, openAction, submit, pickPlayer, gmCreates } from "./support.mjs";
 
 const WHISPER = "Psst: the chieftain at the gate is your *long-lost brother*.";
 const NOTE_TO_GM = "Then I will keep my Fireball for his guards.";
@@ -87,12 +87,7 @@ describe("table talk: posts, whispers and the rolls inside them", { timeout: 300
 
   it("the GM and two players exchange posts and a whisper; the third party never receives the whisper", async () => {
     ({ page: gm } = await openPage(browser, server.url, errors));
-    await gm.getByLabel("GM secret").fill(server.secret);
-    await gm.getByRole("button", { name: "Join as GM" }).click();
-    await gm.getByRole("radio", { name: "Fumbles" }).check();
-    await gm.getByLabel("Campaign name").fill("Goblin Hill");
-    await gm.getByRole("button", { name: "Create campaign" }).click();
-    await gm.getByRole("heading", { name: "Goblin Hill", level: 1 }).waitFor();
+    await gmCreates(gm, server, "Fumbles", "Goblin Hill");
 
     for (const [name, owner, traits] of [
       ["Gandolf", "ann", "Magic!, Fireball, Barrier, Levitate, Staff"],

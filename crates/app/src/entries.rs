@@ -3,12 +3,11 @@
 //! Reading a log entry means parsing the stored event, checking its items against the
 //! commitments its hash covers, and redacting it for the viewer: about 10 µs an entry, which a
 //! browser joining the table pays for every entry of its first page. An event never changes
-//! once written, so [`Entries`] keeps what each viewer saw of it, with the exact stored text it
-//! was made from: an entry is given again only while the row read from the file is byte for
+//! once written, so [`Entries`] keeps what each viewer saw of it, as the JSON text a page
+//! sends, with the exact stored text it was made from: an entry is given again only while the row read from the file is byte for
 //! byte the row it was checked from (so an edit to the file is still caught and reported,
 //! never covered by what was remembered). Who undid an event is not kept: it is set from the
-//! campaign's undo map on every read. Each entry is also kept as the JSON text a page sends, so
-//! a page read again is mostly copying. At most [`CAPACITY`] entries are kept; beyond that the
+//! campaign's undo map on every read, so a page read again is mostly copying. At most [`CAPACITY`] entries are kept; beyond that the
 //! cache starts again empty.
 
 use crate::store::{Row, StoreError};
@@ -25,8 +24,9 @@ struct Kept {
     header: String,
     items: String,
     commitments: Vec<u8>,
-    entry: LogEntry,
-    /// `entry` as JSON (without `voided_by`, which is set on every read).
+    /// Whether the entry is a post the viewer may not read.
+    unread: bool,
+    /// The entry as JSON (without `voided_by`, which is set on every read).
     json: Arc<str>,
 }
 
@@ -37,35 +37,15 @@ pub struct Entries {
 }
 
 impl Entries {
-    /// The entry `row` is for `role`: remembered if the row is the one it was made from, else
-    /// made by `make` (which checks it) and remembered.
-    pub fn get(
-        &self,
-        row: &Row,
-        role: &Role,
-        make: impl FnOnce() -> Result<LogEntry, StoreError>,
-    ) -> Result<LogEntry, StoreError> {
-        self.with(row, role, make, |k| k.entry.clone())
-    }
-
-    /// As [`Entries::get`], the entry as JSON text (without `voided_by`), and whether it is a
-    /// post the viewer may not read (left out of pages).
+    /// The entry `row` is for `role`, as the JSON text a page sends (without `voided_by`),
+    /// and whether it is a post the viewer may not read (left out of pages): remembered if the
+    /// row is the one it was made from, else made by `make` (which checks it) and remembered.
     pub fn get_text(
         &self,
         row: &Row,
         role: &Role,
         make: impl FnOnce() -> Result<LogEntry, StoreError>,
     ) -> Result<(Arc<str>, bool), StoreError> {
-        self.with(row, role, make, |k| (k.json.clone(), k.entry.is_unread_post()))
-    }
-
-    fn with<R>(
-        &self,
-        row: &Row,
-        role: &Role,
-        make: impl FnOnce() -> Result<LogEntry, StoreError>,
-        give: impl Fn(&Kept) -> R,
-    ) -> Result<R, StoreError> {
         let key = (row.seq, role.clone());
         {
             let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
@@ -75,7 +55,7 @@ impl Entries {
                     && k.items == row.items
                     && k.commitments == row.commitments
                 {
-                    return Ok(give(k));
+                    return Ok((k.json.clone(), k.unread));
                 }
             }
         }
@@ -83,21 +63,21 @@ impl Entries {
         entry.voided_by = None;
         let json: Arc<str> =
             serde_json::to_string(&entry).map_err(|e| StoreError::Corrupt(format!("event {}: {e}", row.seq)))?.into();
+        let unread = entry.is_unread_post();
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.len() >= CAPACITY {
+            kept.clear();
+        }
         let k = Kept {
             hash: row.hash.clone(),
             header: row.header.clone(),
             items: row.items.clone(),
             commitments: row.commitments.clone(),
-            entry,
-            json,
+            unread,
+            json: json.clone(),
         };
-        let given = give(&k);
-        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-        if kept.len() >= CAPACITY {
-            kept.clear();
-        }
         kept.insert(key, k);
-        Ok(given)
+        Ok((json, unread))
     }
 
     /// Forgets everything (another campaign is in play).

@@ -232,8 +232,7 @@ impl App {
             return self.with(|s| s.campaign().log_page(role, from, before, limit).map_err(|e| e.report()));
         };
         self.reading(&path, |store| {
-            crate::campaign::log_page(store, voided, role, from, before, limit, Some(&self.entries))
-                .map_err(|e| e.report())
+            crate::campaign::log_page(store, voided, role, from, before, limit).map_err(|e| e.report())
         })
     }
 

@@ -37,7 +37,7 @@ impl Campaign {
     /// A page of the log as `role` may see it: the newest `limit` events with
     /// `from <= seq < before`, oldest first (see [`log_page`]).
     pub fn log_page(&self, role: &Role, from: u64, before: u64, limit: usize) -> Result<Vec<LogEntry>, CampaignError> {
-        log_page(&self.store, &self.voided, role, from, before.min(self.head.0 + 1), limit, None)
+        log_page(&self.store, &self.voided, role, from, before.min(self.head.0 + 1), limit)
     }
 
     /// The events undone so far, each with the undo that voided it.
@@ -49,7 +49,6 @@ impl Campaign {
 /// A page of the log of the file `store` reads: the newest `limit` events with
 /// `from <= seq < before`, oldest first, as `role` may see them, each checked against the
 /// commitments its hash covers. It costs the page, not the log (keyset on the sequence number).
-/// With `seen`, entries already read for `role` from the very same rows are not made again.
 pub fn log_page(
     store: &Store,
     voided: &std::collections::BTreeMap<u64, u64>,
@@ -57,15 +56,10 @@ pub fn log_page(
     from: u64,
     before: u64,
     limit: usize,
-    seen: Option<&crate::entries::Entries>,
 ) -> Result<Vec<LogEntry>, CampaignError> {
     let mut out = Vec::new();
     for row in store.page(from.max(1), before, limit)? {
-        let mut entry = match seen {
-            Some(seen) => seen.get(&row, role, || checked_entry(&row, role))?,
-            None => checked_entry(&row, role)?,
-        };
-        entry.voided_by = voided.get(&row.seq).copied();
+        let entry = log_entry(&row, voided, role)?;
         if !entry.is_unread_post() {
             out.push(entry);
         }

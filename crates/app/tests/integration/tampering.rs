@@ -2,6 +2,7 @@
 //! and when it is opened.
 
 use crate::support::{params, plugin};
+use houserule_app::calls::{Call, Caller, Host};
 use houserule_app::store::Store;
 use houserule_app::verify::{own_seeds, verify};
 use houserule_app::{Campaign, NewCampaign};
@@ -168,25 +169,29 @@ fn an_edit_after_a_page_was_read_is_caught_on_the_next_read() {
     let path = played(dir.path());
     let app = houserule_app::front::App::new(None);
     app.open(&path).unwrap();
-    let first = app.log(&Role::Gm, 1, None, 100).expect("the untouched log reads");
-    assert_eq!(app.log(&Role::Gm, 1, None, 100).unwrap(), first, "read again, the same");
+    let read = || app.call_text(&gm(), Call::read("log", json!({"limit": 100})).unwrap(), None);
+    let first = read().expect("the untouched log reads");
+    assert_eq!(read().unwrap(), first, "read again (remembered), the same");
     // The items of a roll are changed in place; the hash stays, so only the check catches it.
     sql(&path, "UPDATE events SET items = replace(items, '\"face\":', '\"face\":1') WHERE seq = 5");
-    let e = app.log(&Role::Gm, 1, None, 100).expect_err("the edited event is reported, not shown");
+    let e = read().expect_err("the edited event is reported, not shown");
     assert!(e.message.contains("event 5"), "{e:?}");
+}
+
+fn gm() -> Caller {
+    Caller { role: Role::Gm, host: Host::Desktop }
 }
 
 /// A page sent as text from remembered entries is the page read afresh: the same entries, an
 /// undone one marked with its undo, for the GM and for a player alike.
 #[test]
 fn a_remembered_page_is_the_page_read_afresh() {
-    use houserule_app::calls::{Call, Caller, Host};
     crate::support::init();
     let dir = tempfile::tempdir().unwrap();
     let path = played(dir.path());
     let app = houserule_app::front::App::new(None);
     app.open(&path).unwrap();
-    let gm = Caller { role: Role::Gm, host: Host::Desktop };
+    let gm = gm();
     let page = |who: &Caller, method: &str| -> serde_json::Value {
         let call = Call::read(method, json!({"limit": 50})).unwrap();
         serde_json::from_str(&app.call_text(who, call, None).unwrap()).unwrap()
