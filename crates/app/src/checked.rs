@@ -28,9 +28,9 @@ use std::sync::OnceLock;
 /// The meta key the stamp is kept under.
 pub const META_KEY: &str = "checked_here";
 
-/// The folder this machine's key lives in: `HOUSERULE_CONFIG_DIR`, else the user's
-/// configuration folder.
-fn key_dir() -> Option<PathBuf> {
+/// The folder this user's Houserule configuration (this machine's key, a Matrix session) lives
+/// in: `HOUSERULE_CONFIG_DIR`, else the user's configuration folder.
+pub fn config_dir() -> Option<PathBuf> {
     std::env::var_os("HOUSERULE_CONFIG_DIR")
         .map(PathBuf::from)
         .or_else(|| dirs::config_dir().map(|d| d.join("houserule")))
@@ -39,7 +39,7 @@ fn key_dir() -> Option<PathBuf> {
 /// This machine's key, made on first use (and kept readable by its owner only).
 pub fn machine_key() -> Option<&'static [u8; 32]> {
     static KEY: OnceLock<Option<[u8; 32]>> = OnceLock::new();
-    KEY.get_or_init(|| load_or_make(&key_dir()?.join("machine-key"))).as_ref()
+    KEY.get_or_init(|| load_or_make(&config_dir()?.join("machine-key"))).as_ref()
 }
 
 fn load_or_make(path: &std::path::Path) -> Option<[u8; 32]> {
@@ -61,7 +61,8 @@ fn load_or_make(path: &std::path::Path) -> Option<[u8; 32]> {
     }
 }
 
-fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+/// Writes a new file only its owner may read (refused if it exists), and syncs it.
+pub fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);

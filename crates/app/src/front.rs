@@ -10,6 +10,7 @@ use crate::campaign::{Acted, Campaign, CampaignError, FormOdds, NewCampaign};
 use crate::catalog::{self, Catalog};
 use crate::invites::{self, InviteError};
 use crate::lab::{self, LabProgress};
+use crate::origin::Taking;
 use crate::reload::{ReloadError, ReloadReport};
 use crate::serving::{Serving, TableServer};
 use crate::session::{diagnostics, Session, SessionEvent};
@@ -190,7 +191,7 @@ impl App {
         self.session.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|(s, p)| (s.campaign().info(), p.clone()))
     }
 
-    fn with<R>(&self, f: impl FnOnce(&Session) -> Result<R, ErrorReport>) -> Result<R, ErrorReport> {
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&Session) -> Result<R, ErrorReport>) -> Result<R, ErrorReport> {
         let guard = self.session.lock().unwrap_or_else(|p| p.into_inner());
         match guard.as_ref() {
             Some((s, _)) => f(s),
@@ -306,7 +307,8 @@ impl App {
         post: Option<&PostDraft>,
     ) -> Result<Acted, ErrorReport> {
         let entropy = entropy.unwrap_or_else(Entropy::fresh);
-        self.with(|s| s.act_posting(role, action, params, dice, Some(entropy), post).map_err(|e| e.report()))
+        let taking = Taking { forced: dice, entropy: Some(entropy), post, ..Taking::default() };
+        self.with(|s| s.act_taking(role, action, params, &taking).map_err(|e| e.report()))
     }
 
     /// Writes a post as `author`.
@@ -355,6 +357,23 @@ impl App {
     /// The player a join link's token was made for, if it is live.
     pub fn redeem_invite(&self, token: &str) -> Result<Option<String>, ErrorReport> {
         self.with(|s| invites::redeem(s.campaign().store(), token, &crate::campaign::now()).map_err(invite_report))
+    }
+
+    /// The player a seat at the table (a join link, a Matrix account) may be given for `asked`:
+    /// a player name, refused when it is a known player's name in other capitals.
+    pub fn seat_name(&self, asked: &str) -> Result<String, ErrorReport> {
+        let player = invites::player_name(asked).map_err(invite_report)?;
+        self.with(|s| {
+            let players = houserule_core::params::players(s.campaign().table());
+            match players.iter().find(|k| **k != player && k.eq_ignore_ascii_case(&player)) {
+                Some(known) => Err(ErrorReport::new(
+                    ErrorCode::BadParam,
+                    format!("'{player}' is not a player here: did you mean '{known}'? (names are exact)"),
+                )
+                .with_param("player")),
+                None => Ok(player),
+            }
+        })
     }
 
     /// Whether a player (over the network) may type in their own dice.
@@ -492,19 +511,12 @@ impl App {
             Call::AllowTypedDice(p) => {
                 json(self.with(|s| s.set_typed_dice(&caller.role, &p.player, p.allowed).map_err(|e| e.report()))?)
             }
-            Call::Invite(p) => json(self.with(|s| {
-                let c = s.campaign();
-                let asked = p.player.trim();
-                let players = houserule_core::params::players(c.table());
-                if let Some(known) = players.iter().find(|k| k.as_str() != asked && k.eq_ignore_ascii_case(asked)) {
-                    return Err(ErrorReport::new(
-                        ErrorCode::BadParam,
-                        format!("'{asked}' is not a player here: did you mean '{known}'? (names are exact)"),
-                    )
-                    .with_param("player"));
-                }
-                invites::create(c.store(), asked, &crate::campaign::now()).map_err(invite_report)
-            })?),
+            Call::Invite(p) => {
+                let player = self.seat_name(&p.player)?;
+                json(self.with(|s| {
+                    invites::create(s.campaign().store(), &player, &crate::campaign::now()).map_err(invite_report)
+                })?)
+            }
             Call::Invites(_) => json(self.with(|s| invites::list(s.campaign().store()).map_err(invite_report))?),
             Call::RevokeInvite(p) => {
                 json(self.with(|s| invites::revoke(s.campaign().store(), &p.player).map_err(invite_report))?)

@@ -10,6 +10,7 @@
 
 use crate::campaign::{Acted, Campaign, CampaignError};
 use crate::folders;
+use crate::origin::Taking;
 use crate::reload::{ReloadError, ReloadReport};
 use crate::undo::Correction;
 use crate::watch::{FolderWatch, WatchError};
@@ -197,22 +198,20 @@ impl Session {
         dice: Option<Vec<i64>>,
         entropy: Option<Entropy>,
     ) -> Result<Acted, ActError> {
-        self.act_posting(role, action, params, dice, entropy, None)
+        self.act_taking(role, action, params, &Taking { forced: dice, entropy, ..Taking::default() })
     }
 
-    /// Takes an action carried by a post (if one is given) and announces it.
-    pub fn act_posting(
+    /// Takes an action with what else it comes with ([`Taking`]) and announces it.
+    pub fn act_taking(
         &self,
         role: &Role,
         action: &str,
         params: &Map<String, Value>,
-        dice: Option<Vec<i64>>,
-        entropy: Option<Entropy>,
-        post: Option<&PostDraft>,
+        taking: &Taking,
     ) -> Result<Acted, ActError> {
         // What another program wrote is announced as such before this action lands on it.
         self.catch_up().map_err(|e| ActError::Storage(e.to_string()))?;
-        let out = self.campaign().act_posting(role, action, params, dice, entropy, post)?;
+        let out = self.campaign().act_taking(role, action, params, taking)?;
         Session::publish(
             &self.shared,
             SessionEvent::Committed {
@@ -227,8 +226,13 @@ impl Session {
 
     /// Writes a post, and tells only those who may read it.
     pub fn post(&self, author: &Role, draft: &PostDraft) -> Result<LogEntry, CampaignError> {
+        self.post_taking(author, draft, &Taking::default())
+    }
+
+    /// As [`Session::post`], with the message it came from and a bridge's marks.
+    pub fn post_taking(&self, author: &Role, draft: &PostDraft, taking: &Taking) -> Result<LogEntry, CampaignError> {
         self.catch_up()?;
-        let written = self.campaign().post(author, draft)?;
+        let written = self.campaign().post_taking(author, draft, taking)?;
         Ok(self.announce_post(author, written))
     }
 

@@ -279,6 +279,12 @@ impl Store {
         Ok(())
     }
 
+    /// Removes every meta value whose key starts with `prefix`.
+    pub fn forget_meta(&self, prefix: &str) -> Result<(), StoreError> {
+        self.conn.execute("DELETE FROM meta WHERE substr(key, 1, length(?1)) = ?1", [prefix])?;
+        Ok(())
+    }
+
     pub fn secret(&self, key: &str) -> Result<Option<String>, StoreError> {
         Ok(self.conn.query_row("SELECT value FROM secrets WHERE key = ?1", [key], |r| r.get(0)).optional()?)
     }

@@ -9,7 +9,7 @@
 
 use crate::pinned;
 use crate::store::{Store, OLDEST_SCHEMA, SCHEMA_VERSION};
-use houserule_core::dice::{self, seed_commitment, RollSource, SeededStream};
+use houserule_core::dice::{self, seed_commitment, Entropy, RollSource, SeededStream};
 use houserule_core::event::{self, Body, EventKind, Hash, GENESIS};
 use houserule_core::table::{Change, Table};
 use schemars::JsonSchema;
@@ -158,7 +158,8 @@ pub fn verify(store: &Store, seeds: &KnownSeeds) -> VerifyReport {
         state.seq = seq;
 
         if dice_fail.is_none() {
-            dice_fail = state.collect_rolls(seq, &items);
+            let origin = crate::origin::Origin::of(&header).map(|o| o.entropy());
+            dice_fail = state.collect_rolls(seq, &items, origin);
         }
         if dice_fail.is_none() && header.kind == EventKind::Reveal {
             dice_fail = state.reveal(seq, header.detail.as_ref());
@@ -269,8 +270,10 @@ struct Walk {
 }
 
 impl Walk {
-    /// Checks counters run on without gaps or repeats, and keeps the rolls for their seed.
-    fn collect_rolls(&mut self, seq: u64, items: &[event::Item]) -> Option<Check> {
+    /// Checks counters run on without gaps or repeats, and keeps the rolls for their seed. An
+    /// event that answers a message (`origin`) must roll with that message's entropy: whoever
+    /// holds the seed could otherwise pick entropy that gives the faces they want.
+    fn collect_rolls(&mut self, seq: u64, items: &[event::Item], origin: Option<Entropy>) -> Option<Check> {
         for item in items {
             if item.body.is_none() {
                 // A redacted secret roll: its counter still has to follow on.
@@ -286,7 +289,14 @@ impl Walk {
             let Some(Body::Roll { roll }) = &item.body else { continue };
             match roll.source {
                 RollSource::Forced => self.forced += 1,
-                RollSource::Generated { counter, .. } => {
+                RollSource::Generated { counter, entropy } => {
+                    if origin.is_some_and(|o| entropy.map(|e| e.0) != Some(o.0)) {
+                        return Some(fail(
+                            "dice",
+                            Some(seq),
+                            format!("event {seq} answers a message, but its roll with counter {counter} does not mix in that message's entropy"),
+                        ));
+                    }
                     if counter != self.next_counter {
                         let what = if counter > self.next_counter { "skipped" } else { "used again (a redone roll)" };
                         return Some(fail(

@@ -19,6 +19,8 @@ pub enum PostFormat {
     Markdown,
     Bbcode,
     Text,
+    /// The HTML subset chat clients show (Matrix's `formatted_body`): every text escaped.
+    Html,
 }
 
 impl PostFormat {
@@ -27,6 +29,7 @@ impl PostFormat {
             "markdown" | "md" => Some(PostFormat::Markdown),
             "bbcode" | "bb" => Some(PostFormat::Bbcode),
             "text" | "plain" => Some(PostFormat::Text),
+            "html" => Some(PostFormat::Html),
             _ => None,
         }
     }
@@ -36,6 +39,7 @@ impl PostFormat {
             PostFormat::Markdown => format!("**{s}**"),
             PostFormat::Bbcode => format!("[b]{s}[/b]"),
             PostFormat::Text => s.to_string(),
+            PostFormat::Html => format!("<strong>{s}</strong>"),
         }
     }
 
@@ -44,6 +48,7 @@ impl PostFormat {
             PostFormat::Markdown => format!("~~{s}~~"),
             PostFormat::Bbcode => format!("[s]{s}[/s]"),
             PostFormat::Text => format!("({s})"),
+            PostFormat::Html => format!("<del>{s}</del>"),
         }
     }
 
@@ -52,6 +57,7 @@ impl PostFormat {
             PostFormat::Markdown => format!("*{s}*"),
             PostFormat::Bbcode => format!("[i]{s}[/i]"),
             PostFormat::Text => s.to_string(),
+            PostFormat::Html => format!("<em>{s}</em>"),
         }
     }
 
@@ -60,6 +66,7 @@ impl PostFormat {
             PostFormat::Markdown => format!("`{s}`"),
             PostFormat::Bbcode => format!("[code]{s}[/code]"),
             PostFormat::Text => s.to_string(),
+            PostFormat::Html => format!("<code>{s}</code>"),
         }
     }
 
@@ -68,8 +75,38 @@ impl PostFormat {
             PostFormat::Markdown => lines.iter().map(|l| format!("> {l}")).collect::<Vec<_>>().join("\n"),
             PostFormat::Bbcode => format!("[quote]{}[/quote]", lines.join("\n")),
             PostFormat::Text => lines.iter().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n"),
+            PostFormat::Html => format!("<blockquote>{}</blockquote>", lines.join("<br>\n")),
         }
     }
+
+    /// Text as it is, escaped for HTML.
+    pub fn text(self, s: &str) -> String {
+        match self {
+            PostFormat::Html => escape_html(s),
+            _ => s.to_string(),
+        }
+    }
+
+    /// Lines joined into one post.
+    fn lines(self, lines: &[String]) -> String {
+        lines.join(if self == PostFormat::Html { "<br>\n" } else { "\n" })
+    }
+}
+
+/// `&`, `<`, `>`, `"` and `'` as entities: a text can never open a tag or leave an attribute.
+pub fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn face(die: &Die, f: PostFormat) -> String {
@@ -83,7 +120,7 @@ fn face(die: &Die, f: PostFormat) -> String {
         s.push('!');
     }
     if !die.marks.is_empty() {
-        s.push_str(&format!(" ({})", die.marks.join(", ")));
+        s.push_str(&format!(" ({})", f.text(&die.marks.join(", "))));
     }
     if !die.kept {
         f.strike(&s)
@@ -95,14 +132,14 @@ fn face(die: &Die, f: PostFormat) -> String {
 }
 
 fn roll_line(roll: &Roll, f: PostFormat) -> String {
-    let label = roll.label.as_ref().map(|l| format!("{}: ", f.italic(l))).unwrap_or_default();
+    let label = roll.label.as_ref().map(|l| format!("{}: ", f.italic(&f.text(l)))).unwrap_or_default();
     let faces: Vec<String> = roll.dice().map(|d| face(d, f)).collect();
     let result = match roll.successes {
         Some(s) => format!("{s} success{}", if s == 1 { "" } else { "es" }),
         None => roll.total.to_string(),
     };
     let source = if roll.source == RollSource::Forced { " — dice rolled by hand" } else { "" };
-    format!("{label}{} [{}] = {}{source}", roll.expr, faces.join(", "), f.bold(&result))
+    format!("{label}{} [{}] = {}{source}", f.text(&roll.expr), faces.join(", "), f.bold(&result))
 }
 
 /// A post's light Markdown (`**bold**`, `*italic*` or `_italic_`, `> quote` lines) in `f`:
@@ -127,7 +164,7 @@ pub fn markup(text: &str, f: PostFormat) -> String {
     if !quote.is_empty() {
         out.push(f.quote(&quote));
     }
-    out.join("\n")
+    f.lines(&out)
 }
 
 /// `**bold**` and `*italic*`/`_italic_` spans of one line in `f` (an unclosed mark stays as typed).
@@ -141,7 +178,7 @@ fn inline_marks(line: &str, f: PostFormat) -> String {
         } else if chars[i] == '*' || chars[i] == '_' {
             (if chars[i] == '*' { "*" } else { "_" }, 1)
         } else {
-            out.push(chars[i]);
+            out.push_str(&f.text(&chars[i].to_string()));
             i += 1;
             continue;
         };
@@ -149,7 +186,8 @@ fn inline_marks(line: &str, f: PostFormat) -> String {
         match rest.find(mark).filter(|&end| end > 0) {
             Some(end) => {
                 let inner = &rest[..end];
-                out.push_str(&if len == 2 { f.bold(inner) } else { f.italic(inner) });
+                let shown = f.text(inner);
+                out.push_str(&if len == 2 { f.bold(&shown) } else { f.italic(&shown) });
                 i += len + inner.chars().count() + len;
             }
             None => {
@@ -187,7 +225,13 @@ pub fn post(entry: &LogEntry, campaign: &CampaignInfo, file: &str, f: PostFormat
         Some(name) => format!("{name} ({who})"),
         None => who,
     };
-    let mut out = vec![format!("{} — {} ({} #{})", f.bold(&who), f.italic(&what), campaign.name, entry.seq)];
+    let mut out = vec![format!(
+        "{} — {} ({} #{})",
+        f.bold(&f.text(&who)),
+        f.italic(&f.text(&what)),
+        f.text(&campaign.name),
+        entry.seq
+    )];
     if let Some(p) = talk {
         out.push(markup(&p.text, f));
     }
@@ -200,13 +244,13 @@ pub fn post(entry: &LogEntry, campaign: &CampaignInfo, file: &str, f: PostFormat
         })
         .collect();
     if !params.is_empty() {
-        out.push(params.join(" · "));
+        out.push(f.text(&params.join(" · ")));
     }
     let mut lines = Vec::new();
     for i in &entry.items {
         match i.body() {
             Some(Body::Roll { roll }) => lines.push(roll_line(roll, f)),
-            Some(Body::Say { text }) => lines.push(text.clone()),
+            Some(Body::Say { text }) => lines.push(f.text(text)),
             // Values and tokens that changed; trait bookkeeping (use counts) stays out of posts.
             Some(Body::Change { change })
                 if !matches!(
@@ -217,7 +261,7 @@ pub fn post(entry: &LogEntry, campaign: &CampaignInfo, file: &str, f: PostFormat
                         | crate::table::Change::Rules { .. }
                 ) =>
             {
-                lines.push(format!("· {}", render::change(change)))
+                lines.push(f.text(&format!("· {}", render::change(change))))
             }
             _ => {}
         }
@@ -227,10 +271,85 @@ pub fn post(entry: &LogEntry, campaign: &CampaignInfo, file: &str, f: PostFormat
     }
     out.push(format!(
         "Check it: {} (campaign {}, event {}, hash {})",
-        f.code(&format!("houserule verify {file} --event {} --hash {}", entry.seq, entry.hash)),
-        campaign.id,
+        f.code(&f.text(&format!("houserule verify {file} --event {} --hash {}", entry.seq, entry.hash))),
+        f.text(&campaign.id),
         entry.seq,
-        &entry.hash[..16.min(entry.hash.len())]
+        f.text(&entry.hash[..16.min(entry.hash.len())])
     ));
-    out.join("\n")
+    f.lines(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::talk::{Audience, Post};
+    use crate::view::{LogItem, RulesetInfo};
+    use crate::Visibility;
+    use proptest::prelude::*;
+
+    fn entry(text: &str) -> (LogEntry, CampaignInfo) {
+        let shown = |body| LogItem::Shown { visibility: Visibility::Public, body };
+        let post = Post {
+            text: format!("**{text}** _{text}_\n> {text}"),
+            character: None,
+            character_name: Some(text.into()),
+            to: Audience::Everyone,
+            edits: None,
+        };
+        let entry = LogEntry {
+            seq: 3,
+            hash: "ab".repeat(32),
+            at: String::new(),
+            kind: EventKind::Action,
+            actor: Some(Role::Player(text.into())),
+            action: Some(text.into()),
+            detail: None,
+            items: vec![
+                shown(Body::Post { post }),
+                shown(Body::Param { name: text.into(), value: serde_json::Value::String(text.into()) }),
+                shown(Body::Say { text: text.into() }),
+            ],
+            voided_by: None,
+        };
+        let ruleset = RulesetInfo { id: "r".into(), name: "r".into(), version: "1".into() };
+        let info = CampaignInfo {
+            id: text.into(),
+            name: text.into(),
+            ruleset,
+            events: 3,
+            head: String::new(),
+            seed_commitment: String::new(),
+        };
+        (entry, info)
+    }
+
+    /// The tags a post's HTML may hold: those it writes itself.
+    const TAGS: [&str; 10] =
+        ["strong>", "/strong>", "em>", "/em>", "del>", "/del>", "code>", "/code>", "br>", "blockquote>"];
+
+    proptest! {
+        /// Whatever a name, an action, a parameter, narration or a post says, the HTML shows it
+        /// as text: every `<` opens one of the post's own tags, and no quote is left raw.
+        #[test]
+        fn html_posts_never_carry_markup_from_their_texts(text in "[a-z<>&\"' /=*_]{0,40}") {
+            let (entry, info) = entry(&text);
+            let html = post(&entry, &info, &text, PostFormat::Html);
+            for (i, _) in html.match_indices('<') {
+                let rest = &html[i + 1..];
+                prop_assert!(
+                    TAGS.iter().any(|t| rest.starts_with(t)) || rest.starts_with("/blockquote>"),
+                    "unexpected markup at {}: {}", i, &html[i..]
+                );
+            }
+            prop_assert!(!html.contains('"') && !html.contains('\''), "{}", html);
+        }
+    }
+
+    #[test]
+    fn html_posts_keep_the_marks_and_the_verify_line() {
+        let (entry, info) = entry("a<b");
+        let html = post(&entry, &info, "camp.houserule", PostFormat::Html);
+        assert!(html.contains("<strong>a&lt;b</strong>"), "{html}");
+        assert!(html.contains("<code>houserule verify camp.houserule --event 3 --hash "), "{html}");
+    }
 }

@@ -1,11 +1,12 @@
-//! Plain-text rendering of log entries, for terminals and posts.
+//! Plain-text rendering of log entries, views and action forms, for terminals, posts and chat.
 //!
 //! Renders only what a [`LogEntry`] holds, so rendering a player's entry can never show more
 //! than that player's view allows.
 
 use crate::event::{Body, EventKind};
+use crate::params::Choices;
 use crate::table::Change;
-use crate::view::LogEntry;
+use crate::view::{ActionForm, LogEntry, PoolView, View};
 use serde_json::Value;
 
 /// A short form of a JSON value: strings unquoted, lists comma-separated.
@@ -155,4 +156,84 @@ pub fn entry(e: &LogEntry) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// A view as lines of text: pools, variables, then each entity with its fields, pools and traits.
+pub fn view_lines(v: &View) -> Vec<String> {
+    let mut out = vec![format!(
+        "{} — {} {} (seen by {}), round {}, {} events",
+        v.campaign.name, v.campaign.ruleset.name, v.campaign.ruleset.version, v.viewer, v.round, v.campaign.events
+    )];
+    let pool = |name: &str, p: &PoolView| -> String {
+        let label = p.label.clone().unwrap_or_else(|| name.replace('_', " "));
+        match (p.count, p.empty) {
+            (Some(n), _) => format!("{label}: {n}{}", p.cap.map(|c| format!("/{c}")).unwrap_or_default()),
+            (None, Some(true)) => format!("{label}: empty"),
+            (None, Some(false)) => format!("{label}: not empty"),
+            (None, None) => format!("{label}: (not shown)"),
+        }
+    };
+    if !v.pools.is_empty() {
+        out.push(format!("pools: {}", v.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · ")));
+    }
+    for (k, val) in &v.vars {
+        out.push(format!("{k}: {}", value(val)));
+    }
+    for e in v.entities.values() {
+        let owner = e.owner.as_ref().map(|o| format!(" ({o})")).unwrap_or_default();
+        out.push(format!("\n{} [{}]{owner}", e.name, e.kind));
+        for (k, val) in &e.fields {
+            out.push(format!("  {k}: {}", value(val)));
+        }
+        if !e.pools.is_empty() {
+            out.push(format!("  {}", e.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · ")));
+        }
+        if !e.traits.is_empty() {
+            let traits: Vec<String> = e
+                .traits
+                .iter()
+                .map(|t| {
+                    let mut s = t.name.clone();
+                    if let Some(r) = t.rating {
+                        s.push_str(&format!(" {r}"));
+                    }
+                    if t.state != crate::traits::TraitState::Active {
+                        s.push_str(&format!(" [{:?}]", t.state).to_lowercase());
+                    }
+                    s
+                })
+                .collect();
+            out.push(format!("  traits: {}", traits.join(", ")));
+        }
+    }
+    out
+}
+
+/// Action forms as lines of text, by group: each action's name and label, then its parameters
+/// as `{prefix}NAME=<type>` with whether it is optional and its choices.
+pub fn action_lines(forms: &[ActionForm], prefix: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut group = None;
+    for f in forms {
+        if f.group != group {
+            if let Some(g) = &f.group {
+                out.push(format!("\n{g}"));
+            }
+            group = f.group.clone();
+        }
+        out.push(format!("  {}  — {}", f.name, f.label));
+        for p in &f.params {
+            let ty = format!("{:?}", p.spec.ty).to_lowercase();
+            let opt = if p.spec.optional || p.spec.default.is_some() { " (optional)" } else { "" };
+            let choices = match &p.choices {
+                Some(Choices::Options { values }) if !values.is_empty() => format!(": {}", values.join(" | ")),
+                Some(Choices::Entities { values }) if !values.is_empty() => {
+                    format!(": {}", values.iter().map(|e| e.id.as_str()).collect::<Vec<_>>().join(" | "))
+                }
+                _ => String::new(),
+            };
+            out.push(format!("      {prefix}{}=<{ty}>{opt}{choices}", p.name));
+        }
+    }
+    out
 }

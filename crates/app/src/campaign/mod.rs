@@ -15,6 +15,7 @@ mod open;
 mod talk;
 
 use crate::checked;
+use crate::origin::{Origin, Taking};
 use crate::pinned::{self, Stored};
 use crate::reload::{self, ReloadError, ReloadReport};
 use crate::rules::{Rules, RulesError};
@@ -421,24 +422,23 @@ impl Campaign {
         forced: Option<Vec<i64>>,
         entropy: Option<Entropy>,
     ) -> Result<Acted, ActError> {
-        self.act_posting(role, action, raw, forced, entropy, None)
+        self.act_taking(role, action, raw, &Taking { forced, entropy, ..Taking::default() })
     }
 
-    /// As [`Campaign::act`], with a post that carries the action: it goes into the action's
-    /// event, committed with it or not at all.
-    pub fn act_posting(
+    /// As [`Campaign::act`], with everything else an action can come with: a post that carries
+    /// it (committed with it or not at all), the message it answers and a bridge's marks
+    /// (written in its transaction): [`Taking`].
+    pub fn act_taking(
         &mut self,
         role: &Role,
         action: &str,
         raw: &Map<String, Value>,
-        forced: Option<Vec<i64>>,
-        entropy: Option<Entropy>,
-        post: Option<&houserule_core::talk::PostDraft>,
+        taking: &Taking,
     ) -> Result<Acted, ActError> {
         let storage = |e: CampaignError| ActError::Storage(e.to_string());
         for _ in 1..WRITE_TRIES {
             self.catch_up().map_err(storage)?;
-            match self.act_once(role, action, raw, forced.clone(), entropy, post) {
+            match self.act_once(role, action, raw, taking) {
                 Err(Attempt::Behind) => continue,
                 Err(Attempt::Failed(e)) => return Err(e),
                 Ok(acted) => return Ok(acted),
@@ -448,7 +448,7 @@ impl Campaign {
         // writers wait for it, so this one cannot fall behind again.
         self.store.begin_write().map_err(|e| storage(e.into()))?;
         let outcome = self.catch_up().map_err(storage).and_then(|_| {
-            self.act_once(role, action, raw, forced, entropy, post).map_err(|e| match e {
+            self.act_once(role, action, raw, taking).map_err(|e| match e {
                 Attempt::Failed(e) => e,
                 Attempt::Behind => ActError::Storage(format!(
                     "other programs kept writing to the campaign; the action was tried {WRITE_TRIES} times and not taken"
@@ -470,20 +470,19 @@ impl Campaign {
         role: &Role,
         action: &str,
         raw: &Map<String, Value>,
-        forced: Option<Vec<i64>>,
-        entropy: Option<Entropy>,
-        post: Option<&houserule_core::talk::PostDraft>,
+        taking: &Taking,
     ) -> Result<Acted, Attempt> {
         let manifest = self.rules.manifest.clone();
         let params = action::check(&manifest, &self.table, role, action, raw)?;
-        let post = post.map(|d| d.post(role, &self.table)).transpose().map_err(|e| {
+        let post = taking.post.map(|d| d.post(role, &self.table)).transpose().map_err(|e| {
             ActError::Param(houserule_core::params::ParamError {
                 param: "post".into(),
                 message: e.to_string(),
                 rule: None,
             })
         })?;
-        let dice = self.dice(forced, entropy)?;
+        let entropy = taking.entropy.or_else(|| taking.origin.map(Origin::entropy));
+        let dice = self.dice(taking.forced.clone(), entropy)?;
         let calls = action::calls(&manifest, action, &params)?;
         let id = TableId { campaign: self.token, seq: self.head.0 };
         let reply = self.rules.stage(id, &self.table, role, Some((action, &params)), &calls, &dice)?;
@@ -496,8 +495,19 @@ impl Campaign {
         let staged = Staged { tx, result: reply.result, log: reply.log };
         let result = staged.result.clone();
         let log = staged.log.clone();
+        let detail = taking.origin.map(Origin::detail);
+        let marks: Vec<(&str, &str)> = taking.marks.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         let (header, items) = self
-            .commit(EventKind::Action, Some(role.clone()), Some(action.to_string()), None, staged, &[])
+            .commit_with(
+                EventKind::Action,
+                Some(role.clone()),
+                Some(action.to_string()),
+                detail,
+                staged,
+                &[],
+                &marks,
+                &[],
+            )
             .map_err(|e| match e {
                 CampaignError::Store(StoreError::Behind { .. }) => Attempt::Behind,
                 CampaignError::Store(s) => Attempt::Failed(ActError::Storage(s.to_string())),

@@ -30,9 +30,20 @@ impl Campaign {
     /// Writes a post as `author`. Returns its log entry as the author sees it, and who may read
     /// it besides the GM (none: everyone).
     pub fn post(&mut self, author: &Role, draft: &PostDraft) -> Result<(LogEntry, Option<Role>), CampaignError> {
+        self.post_taking(author, draft, &Taking::default())
+    }
+
+    /// As [`Campaign::post`], with the message it came from and a bridge's marks ([`Taking`]'s
+    /// `origin` and `marks`; the rest does not apply to a post).
+    pub fn post_taking(
+        &mut self,
+        author: &Role,
+        draft: &PostDraft,
+        taking: &Taking,
+    ) -> Result<(LogEntry, Option<Role>), CampaignError> {
         self.catch_up()?;
         let (post, visibility, owner) = draft.post(author, &self.table).map_err(talk_error)?;
-        self.commit_post(author, post, visibility, owner)
+        self.commit_post(author, post, visibility, owner, taking)
     }
 
     /// Replaces the text of post `seq` by its author, while no action was taken since: a new
@@ -75,7 +86,7 @@ impl Campaign {
         }
         let text = houserule_core::talk::checked_text(text).map_err(talk_error)?;
         let post = Post { text, edits: Some(seq), ..old };
-        self.commit_post(author, post, visibility, owner)
+        self.commit_post(author, post, visibility, owner, &Taking::default())
     }
 
     fn commit_post(
@@ -84,6 +95,7 @@ impl Campaign {
         post: Post,
         visibility: Visibility,
         owner: Option<String>,
+        taking: &Taking,
     ) -> Result<(LogEntry, Option<Role>), CampaignError> {
         let readers = readers(visibility, owner.as_deref());
         let mut tx = Tx::new(
@@ -97,7 +109,10 @@ impl Campaign {
         tx.post(post, visibility, owner)
             .map_err(|e| CampaignError::BadParam { param: "text".into(), message: e.to_string() })?;
         let staged = Staged { tx, result: Value::Null, log: vec![] };
-        let (header, items) = self.commit(EventKind::Post, Some(author.clone()), None, None, staged, &[])?;
+        let detail = taking.origin.map(Origin::detail);
+        let marks: Vec<(&str, &str)> = taking.marks.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let (header, items) =
+            self.commit_with(EventKind::Post, Some(author.clone()), None, detail, staged, &[], &marks, &[])?;
         Ok((view::log_entry(&header, &items, &hex::encode(self.head.1), author), readers))
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::support::campaign;
 use houserule_app::catalog;
+use houserule_app::origin::Taking;
 use houserule_core::talk::PostDraft;
 use houserule_core::Role;
 
@@ -28,7 +29,9 @@ fn a_post_that_carried_an_action_stays_as_it_was_rolled() {
     let ann = Role::Player("ann".into());
     let draft = PostDraft { text: "I swing wildly.".into(), ..Default::default() };
     let params = serde_json::from_str(r#"{"expr": "1d20"}"#).unwrap();
-    let acted = c.act_posting(&ann, "roll", &params, Some(vec![2]), None, Some(&draft)).unwrap();
+    let acted = c
+        .act_taking(&ann, "roll", &params, &Taking { forced: Some(vec![2]), post: Some(&draft), ..Taking::default() })
+        .unwrap();
     let e = c.edit_post(&ann, acted.event.seq, "I swing carefully.").unwrap_err();
     assert!(e.to_string().contains("as it was rolled"), "{e}");
 }

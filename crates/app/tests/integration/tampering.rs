@@ -210,3 +210,30 @@ fn a_remembered_page_is_the_page_read_afresh() {
     let ann = Caller { role: Role::Player("ann".into()), host: Host::Server };
     assert_eq!(page(&ann, "log"), serde_json::to_value(app.log(&ann.role, 1, None, 50).unwrap()).unwrap());
 }
+
+/// A bridge's actions roll with their message's entropy, recorded with the message's id; a GM
+/// whose referee picked other entropy (to get faces it wants, knowing the seed) is caught by
+/// `verify`, though the chain itself is sound.
+#[test]
+fn an_action_from_a_message_must_roll_with_the_messages_entropy() {
+    use houserule_app::origin::{Origin, Taking};
+    use houserule_core::dice::Entropy;
+    crate::support::init();
+    let dir = tempfile::tempdir().unwrap();
+    let path = played(dir.path());
+    let origin = Origin { via: "matrix".into(), room: "!table:hs".into(), event: "$ann-rolls".into() };
+    let mut c = Campaign::open(&path).unwrap();
+    let honest = c
+        .act_taking(&Role::Gm, "strike", &params(json!({})), &Taking { origin: Some(&origin), ..Taking::default() })
+        .unwrap();
+    assert_eq!(honest.event.detail.as_ref().unwrap()["origin"]["event"], "$ann-rolls");
+    let store = Store::open(&path).unwrap();
+    assert!(verify(&store, &own_seeds(&store)).ok, "the message's entropy verifies");
+    drop(store);
+    // The referee picks its own entropy for the next message's action.
+    let forged = Origin { event: "$bo-rolls".into(), ..origin };
+    let picked = Taking { origin: Some(&forged), entropy: Some(Entropy([7; 32])), ..Taking::default() };
+    let acted = c.act_taking(&Role::Gm, "strike", &params(json!({})), &picked).unwrap();
+    drop(c);
+    assert_eq!(failed_check(&path), ("dice".to_string(), Some(acted.event.seq)));
+}

@@ -7,7 +7,6 @@ use houserule_app::store::Store;
 use houserule_app::verify as verification;
 use houserule_app::{Campaign, CampaignError, NewCampaign};
 use houserule_core::dice::{Entropy, Forced};
-use houserule_core::params::Choices;
 use houserule_core::view::View;
 use houserule_core::{render, ErrorCode, Role};
 use std::path::Path;
@@ -77,27 +76,8 @@ pub fn actions(json: bool, file: &Path, who: &str) -> Outcome {
         output::json(&forms);
         return Ok(true);
     }
-    let mut group = None;
-    for f in &forms {
-        if f.group != group {
-            if let Some(g) = &f.group {
-                crate::say!("\n{g}");
-            }
-            group = f.group.clone();
-        }
-        crate::say!("  {}  — {}", f.name, f.label);
-        for p in &f.params {
-            let ty = format!("{:?}", p.spec.ty).to_lowercase();
-            let opt = if p.spec.optional || p.spec.default.is_some() { " (optional)" } else { "" };
-            let choices = match &p.choices {
-                Some(Choices::Options { values }) if !values.is_empty() => format!(": {}", values.join(" | ")),
-                Some(Choices::Entities { values }) if !values.is_empty() => {
-                    format!(": {}", values.iter().map(|e| e.id.as_str()).collect::<Vec<_>>().join(" | "))
-                }
-                _ => String::new(),
-            };
-            crate::say!("      --param {}=<{ty}>{opt}{choices}", p.name);
-        }
+    for line in render::action_lines(&forms, "--param ") {
+        crate::say!("{line}");
     }
     Ok(true)
 }
@@ -185,57 +165,8 @@ fn event_check(store: &Store, seq: u64, hash: &str) -> verification::Check {
 }
 
 fn print_view(v: &View) {
-    use houserule_core::render::value;
-    crate::say!(
-        "{} — {} {} (seen by {}), round {}, {} events",
-        v.campaign.name,
-        v.campaign.ruleset.name,
-        v.campaign.ruleset.version,
-        v.viewer,
-        v.round,
-        v.campaign.events
-    );
-    let pool = |name: &str, p: &houserule_core::view::PoolView| -> String {
-        let label = p.label.clone().unwrap_or_else(|| name.replace('_', " "));
-        match (p.count, p.empty) {
-            (Some(n), _) => format!("{label}: {n}{}", p.cap.map(|c| format!("/{c}")).unwrap_or_default()),
-            (None, Some(true)) => format!("{label}: empty"),
-            (None, Some(false)) => format!("{label}: not empty"),
-            (None, None) => format!("{label}: (not shown)"),
-        }
-    };
-    if !v.pools.is_empty() {
-        crate::say!("pools: {}", v.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · "));
-    }
-    for (k, val) in &v.vars {
-        crate::say!("{k}: {}", value(val));
-    }
-    for e in v.entities.values() {
-        let owner = e.owner.as_ref().map(|o| format!(" ({o})")).unwrap_or_default();
-        crate::say!("\n{} [{}]{owner}", e.name, e.kind);
-        for (k, val) in &e.fields {
-            crate::say!("  {k}: {}", value(val));
-        }
-        if !e.pools.is_empty() {
-            crate::say!("  {}", e.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · "));
-        }
-        if !e.traits.is_empty() {
-            let traits: Vec<String> = e
-                .traits
-                .iter()
-                .map(|t| {
-                    let mut s = t.name.clone();
-                    if let Some(r) = t.rating {
-                        s.push_str(&format!(" {r}"));
-                    }
-                    if t.state != houserule_core::traits::TraitState::Active {
-                        s.push_str(&format!(" [{:?}]", t.state).to_lowercase());
-                    }
-                    s
-                })
-                .collect();
-            crate::say!("  traits: {}", traits.join(", "));
-        }
+    for line in render::view_lines(v) {
+        crate::say!("{line}");
     }
 }
 
