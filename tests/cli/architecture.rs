@@ -55,12 +55,14 @@ fn closure(graph: &BTreeMap<String, BTreeSet<String>>, root: &str) -> BTreeSet<S
 #[test]
 fn the_layers_are_as_documented() {
     let g = graph(&metadata());
-    let ours = ["houserule-core", "houserule-app", "houserule-host", "houserule", "houserule-desktop"];
+    let ours =
+        ["houserule-core", "houserule-app", "houserule-host", "houserule-matrix", "houserule", "houserule-desktop"];
     let edges = |p: &str| -> Vec<String> { g[p].iter().filter(|d| ours.contains(&d.as_str())).cloned().collect() };
     assert_eq!(edges("houserule-core"), Vec::<String>::new(), "the core depends on no other crate of ours");
     assert_eq!(edges("houserule-app"), vec!["houserule-core"]);
     assert_eq!(edges("houserule-host"), vec!["houserule-app", "houserule-core"]);
-    assert_eq!(edges("houserule"), vec!["houserule-app", "houserule-core", "houserule-host"]);
+    assert_eq!(edges("houserule-matrix"), vec!["houserule-app", "houserule-core"]);
+    assert_eq!(edges("houserule"), vec!["houserule-app", "houserule-core", "houserule-host", "houserule-matrix"]);
     assert_eq!(edges("houserule-desktop"), vec!["houserule-app", "houserule-core", "houserule-host"]);
 
     let never = |crate_: &str, forbidden: &[&str]| {
@@ -73,7 +75,9 @@ fn the_layers_are_as_documented() {
         }
     };
     never("houserule-core", &["tokio", "notify", "rusqlite", "libsqlite3-sys", "axum", "tauri"]);
-    never("houserule-app", &["tauri", "axum"]);
+    never("houserule-app", &["tauri", "axum", "matrix-sdk", "ruma"]);
+    never("houserule-host", &["matrix-sdk"]);
+    never("houserule-matrix", &["tauri", "axum"]);
     never("houserule-host", &["tauri"]);
     never("houserule", &["tauri"]);
 
@@ -83,7 +87,8 @@ fn the_layers_are_as_documented() {
         ("houserule-core", "—"),
         ("houserule-app", "`houserule-core`"),
         ("houserule-host", "`houserule-app`, `houserule-core`"),
-        ("houserule", "`houserule-app`, `houserule-core`, `houserule-host`"),
+        ("houserule-matrix", "`houserule-app`, `houserule-core`"),
+        ("houserule", "`houserule-app`, `houserule-core`, `houserule-host`, `houserule-matrix`"),
     ] {
         let row = doc
             .lines()

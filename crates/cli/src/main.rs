@@ -39,6 +39,46 @@ enum HouseRulesCommand {
     Remove { file: PathBuf, name: String },
 }
 
+/// `houserule matrix …`.
+#[cfg(feature = "matrix")]
+#[derive(Subcommand)]
+enum MatrixCommand {
+    /// Link the campaign to a Matrix room as the GM's account (made for it, or --room): the
+    /// password comes from HOUSERULE_MATRIX_PASSWORD or is asked for (or an access token from
+    /// HOUSERULE_MATRIX_TOKEN); the session is kept in your configuration folder, never in the
+    /// campaign file.
+    Link {
+        file: PathBuf,
+        /// The homeserver's address, e.g. https://matrix.example.org.
+        #[arg(long)]
+        homeserver: String,
+        /// The GM's account, e.g. @gm:example.org: the referee speaks as it.
+        #[arg(long)]
+        user: String,
+        /// Play in this existing room (its id, !…:server) instead of a new one.
+        #[arg(long)]
+        room: Option<String>,
+    },
+    /// Seat a Matrix account as a player: it is invited to the room, and to a direct room for
+    /// what only that player may see (a player's older account loses the seat).
+    Invite {
+        file: PathBuf,
+        /// The account, e.g. @ann:example.org.
+        user: String,
+        /// The player it plays as.
+        #[arg(long = "as")]
+        player: String,
+    },
+    /// Referee the campaign in its room: answer `!hr` commands, post every event, send what
+    /// only one player may see to that player privately. Runs until stopped.
+    Run {
+        file: PathBuf,
+        /// Answer what is waiting, post what is new, and end.
+        #[arg(long)]
+        once: bool,
+    },
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// List the rulesets you can start a campaign on.
@@ -258,6 +298,11 @@ enum Command {
         #[arg(long)]
         ui: Option<PathBuf>,
     },
+    /// Play the campaign in a Matrix room: players act from any Matrix client by `!hr`
+    /// commands, and the referee posts every result.
+    #[cfg(feature = "matrix")]
+    #[command(subcommand)]
+    Matrix(MatrixCommand),
     /// Make a player's join link (shown once; replaces their older one), end it, or list them.
     Invite {
         file: PathBuf,
@@ -377,6 +422,16 @@ fn main() -> ExitCode {
         Command::Serve { file, host, port, gm_secret, names, ui } => {
             commands::serve::serve(file, commands::serve::ServeArgs { host, port, secret: gm_secret, ui, names })
         }
+        #[cfg(feature = "matrix")]
+        Command::Matrix(MatrixCommand::Link { file, homeserver, user, room }) => {
+            commands::matrix::link(json, &file, &homeserver, &user, room.as_deref())
+        }
+        #[cfg(feature = "matrix")]
+        Command::Matrix(MatrixCommand::Invite { file, user, player }) => {
+            commands::matrix::invite(json, &file, &user, &player)
+        }
+        #[cfg(feature = "matrix")]
+        Command::Matrix(MatrixCommand::Run { file, once }) => commands::matrix::run(&file, once),
         Command::Invite { file, player, url, revoke } => {
             commands::table::invite(json, &file, player.as_deref(), url.as_deref(), revoke)
         }

@@ -6,6 +6,8 @@ pub mod demo;
 pub mod dice;
 pub mod house;
 pub mod lab;
+#[cfg(feature = "matrix")]
+pub mod matrix;
 pub mod odds;
 pub mod plugin;
 pub mod serve;
@@ -24,25 +26,8 @@ pub fn role(text: &str) -> Result<Role, Failure> {
     Role::parse(text).map_err(|m| Failure::new(ErrorCode::BadRequest, format!("--as: {m}")))
 }
 
-/// `KEY=VALUE` pairs as raw parameter values. A value that looks like JSON (`[…]`, `{…}`) is
-/// parsed as JSON; everything else stays text for the engine to check against the manifest.
+/// `KEY=VALUE` pairs as raw parameter values (`houserule_core::params::typed_pairs`).
 pub fn key_values(pairs: &[String], what: &str) -> Result<Map<String, Value>, Failure> {
-    let mut out = Map::new();
-    for pair in pairs {
-        let (k, v) = pair
-            .split_once('=')
-            .ok_or_else(|| Failure::new(ErrorCode::BadParam, format!("{what} '{pair}': expected KEY=VALUE")))?;
-        let v = v.trim();
-        let value = if (v.starts_with('[') && v.ends_with(']')) || (v.starts_with('{') && v.ends_with('}')) {
-            serde_json::from_str(v).map_err(|e| {
-                Failure::new(ErrorCode::BadParam, format!("{what} '{k}': the value looks like JSON but is not: {e}"))
-            })?
-        } else {
-            Value::String(v.to_string())
-        };
-        if out.insert(k.trim().to_string(), value).is_some() {
-            return Err(Failure::new(ErrorCode::BadParam, format!("{what} '{k}' is given twice")));
-        }
-    }
-    Ok(out)
+    houserule_core::params::typed_pairs(pairs.iter().map(String::as_str))
+        .map_err(|m| Failure::new(ErrorCode::BadParam, format!("{what} {m}")))
 }

@@ -1,0 +1,263 @@
+//! What players send the referee: `!hr` command messages, readable from any Matrix client.
+//!
+//! Guarantees: a message is ours only when its first word is `!hr`; everything else in the room
+//! is table talk and left alone. A command is read in full before anything runs: an unknown
+//! command, an unclosed quote or a malformed `name=value` is refused with what was wrong and at
+//! which column of the message, and nothing is taken.
+
+use serde_json::{Map, Value};
+
+/// The word that starts every command.
+pub const PREFIX: &str = "!hr";
+
+/// The longest command read (a longer message is refused, not cut).
+pub const MAX_COMMAND: usize = 8 * 1024;
+
+/// How many log entries `!hr log` shows at most.
+pub const MAX_LOG: usize = 20;
+
+/// A command a player sent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Request {
+    /// `!hr` or `!hr help`: what the referee understands.
+    Help,
+    /// `!hr actions`: the actions the sender may take, with their parameters.
+    Actions,
+    /// `!hr act ACTION name=value …`: takes an action.
+    Act { action: String, params: Map<String, Value> },
+    /// `!hr view`: the table as the sender may see it.
+    View,
+    /// `!hr log [N]`: the last N entries of the log (default 5).
+    Log { count: usize },
+    /// `!hr say TEXT`: a post to everyone, out of character, into the campaign's log.
+    Say { text: String },
+}
+
+/// A command that could not be read: what was wrong, and the column (1-based, in characters)
+/// of the message where it was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "column {}: {}", self.column, self.message)
+    }
+}
+
+/// A word of a command and the column it starts at.
+#[derive(Debug, Clone, PartialEq)]
+struct Word {
+    text: String,
+    column: usize,
+}
+
+/// Splits a command into words: spaces separate, `"…"` keeps spaces (`\"` and `\\` inside).
+fn words(text: &str) -> Result<Vec<Word>, Unreadable> {
+    let mut out = Vec::new();
+    let mut chars = text.chars().enumerate().peekable();
+    while let Some(&(i, c)) = chars.peek() {
+        if c.is_whitespace() {
+            chars.next();
+            continue;
+        }
+        let mut word = String::new();
+        let mut open: Option<usize> = None;
+        while let Some(&(j, c)) = chars.peek() {
+            match (c, open) {
+                (c, None) if c.is_whitespace() => break,
+                ('"', None) => open = Some(j),
+                ('"', Some(_)) => open = None,
+                ('\\', Some(_)) => {
+                    chars.next();
+                    match chars.peek() {
+                        Some(&(_, e @ ('"' | '\\'))) => word.push(e),
+                        Some(&(_, e)) => {
+                            word.push('\\');
+                            word.push(e);
+                        }
+                        None => word.push('\\'),
+                    }
+                }
+                (c, _) => word.push(c),
+            }
+            chars.next();
+        }
+        if let Some(j) = open {
+            return Err(Unreadable { column: j + 1, message: "this quote is never closed".into() });
+        }
+        out.push(Word { text: word, column: i + 1 });
+    }
+    Ok(out)
+}
+
+/// Reads a message: `None` when it is not a command for the referee.
+pub fn read(body: &str) -> Option<Result<Request, Unreadable>> {
+    let trimmed = body.trim_start();
+    let first = trimmed.split_whitespace().next()?;
+    if !first.eq_ignore_ascii_case(PREFIX) {
+        return None;
+    }
+    if body.len() > MAX_COMMAND {
+        let message = format!("a command is at most {MAX_COMMAND} bytes; this one is {}", body.len());
+        return Some(Err(Unreadable { column: 1, message }));
+    }
+    // A post's text is kept as typed (quotes, spaces and lines included).
+    let after = trimmed[first.len()..].trim_start();
+    if let Some(text) = after.get(..3).filter(|w| w.eq_ignore_ascii_case("say")).map(|_| &after[3..]) {
+        if text.is_empty() || text.starts_with(char::is_whitespace) {
+            let text = text.trim();
+            if text.is_empty() {
+                let column = body.chars().count() + 1;
+                return Some(Err(Unreadable { column, message: "say what? '!hr say TEXT'".into() }));
+            }
+            return Some(Ok(Request::Say { text: text.to_string() }));
+        }
+    }
+    Some(words(body).and_then(|w| request(&w[1..])))
+}
+
+fn request(words: &[Word]) -> Result<Request, Unreadable> {
+    let Some(command) = words.first() else { return Ok(Request::Help) };
+    let rest = &words[1..];
+    let none_after = |r: Request| match rest.first() {
+        Some(w) => Err(Unreadable { column: w.column, message: format!("'{}' takes nothing after it", command.text) }),
+        None => Ok(r),
+    };
+    match command.text.to_ascii_lowercase().as_str() {
+        "help" => none_after(Request::Help),
+        "actions" => none_after(Request::Actions),
+        "view" => none_after(Request::View),
+        "log" => match rest {
+            [] => Ok(Request::Log { count: 5 }),
+            [n] => match n.text.parse::<usize>() {
+                Ok(count) if (1..=MAX_LOG).contains(&count) => Ok(Request::Log { count }),
+                _ => Err(Unreadable {
+                    column: n.column,
+                    message: format!("'{}': how many entries, from 1 to {MAX_LOG}", n.text),
+                }),
+            },
+            [_, extra, ..] => Err(Unreadable { column: extra.column, message: "'log' takes one number".into() }),
+        },
+        "act" => {
+            let Some((action, pairs)) = rest.split_first() else {
+                return Err(Unreadable {
+                    column: command.column + command.text.chars().count(),
+                    message: "which action? '!hr actions' lists them".into(),
+                });
+            };
+            if action.text.contains('=') {
+                return Err(Unreadable {
+                    column: action.column,
+                    message: "the action's name comes first, then its parameters as name=value".into(),
+                });
+            }
+            let mut params = Map::new();
+            for pair in pairs {
+                let one = houserule_core::params::typed_pairs([pair.text.as_str()])
+                    .map_err(|m| Unreadable { column: pair.column, message: format!("parameter {m}") })?;
+                for (k, v) in one {
+                    if params.insert(k.clone(), v).is_some() {
+                        return Err(Unreadable {
+                            column: pair.column,
+                            message: format!("parameter '{k}' is given twice"),
+                        });
+                    }
+                }
+            }
+            Ok(Request::Act { action: action.text.clone(), params })
+        }
+        other => Err(Unreadable {
+            column: command.column,
+            message: format!("'{other}' is not a command: try help, actions, act, view, log or say"),
+        }),
+    }
+}
+
+/// What the referee understands, for `!hr help`.
+pub fn help(player: Option<&str>) -> String {
+    let who = match player {
+        Some(p) => format!("You play as {p}."),
+        None => "You have no seat at this table yet: the GM gives you one (houserule matrix invite).".into(),
+    };
+    format!(
+        "Houserule referee. {who}\n\
+         !hr actions — the actions you may take, with their parameters\n\
+         !hr act ACTION name=value … — take one (quote a value with spaces: name=\"two words\"; lists: a,b)\n\
+         !hr view — the table as you may see it (what only you may see comes in our direct room)\n\
+         !hr log [N] — the last N entries of the log (1 to {MAX_LOG})\n\
+         !hr say TEXT — a post into the campaign's log, to everyone\n\
+         Each result ends with a line to check it against a copy of the campaign file."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn act(body: &str) -> (String, Map<String, Value>) {
+        match read(body) {
+            Some(Ok(Request::Act { action, params })) => (action, params),
+            other => panic!("{body}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn reads_an_action_with_quoted_values_and_lists() {
+        let (action, params) =
+            act(r#"!hr act challenge_roll character=gandolf attack=Fireball,Magic note="two \"big\" words""#);
+        assert_eq!(action, "challenge_roll");
+        assert_eq!(
+            Value::Object(params),
+            json!({"character": "gandolf", "attack": "Fireball,Magic", "note": "two \"big\" words"})
+        );
+    }
+
+    #[test]
+    fn other_messages_are_not_commands() {
+        for body in ["hello", "!hrx act", "", "   ", "I said !hr act"] {
+            assert_eq!(read(body), None, "{body}");
+        }
+        assert_eq!(read("!HR"), Some(Ok(Request::Help)));
+        assert_eq!(read("  !hr log 3"), Some(Ok(Request::Log { count: 3 })));
+        assert_eq!(read("!hr say  We \"run\"!\nNow. "), Some(Ok(Request::Say { text: "We \"run\"!\nNow.".into() })));
+        assert!(matches!(read("!hr sayx"), Some(Err(_))));
+        assert!(read("!hr say ").unwrap().unwrap_err().message.contains("say what"));
+    }
+
+    #[test]
+    fn refusals_say_what_and_where() {
+        let err = |body: &str| read(body).unwrap().unwrap_err();
+        assert_eq!(err(r#"!hr act roll note="open"#).column, 19);
+        assert!(err("!hr act roll note").message.contains("expected NAME=VALUE"));
+        assert_eq!(err("!hr act roll a=1 a=2").column, 18);
+        assert_eq!(err("!hr dance").column, 5);
+        assert!(err("!hr log 99").message.contains("from 1 to 20"));
+        assert!(err("!hr act").message.contains("which action"));
+        assert!(err("!hr view me").message.contains("takes nothing"));
+        assert!(err(&format!("!hr act x note={}", "a".repeat(MAX_COMMAND))).message.contains("at most"));
+    }
+
+    proptest! {
+        /// Any message is either not a command or read into a request or a refusal at a column
+        /// inside the message — never a panic.
+        #[test]
+        fn any_message_reads_or_is_refused_in_place(body in "(!hr )?[ a-z=\"\\\\,é]{0,40}") {
+            if let Some(Err(e)) = read(&body) {
+                prop_assert!(e.column >= 1 && e.column <= body.chars().count() + 1, "{e} in {body:?}");
+            }
+        }
+
+        /// A value written in quotes comes back exactly as it was, whatever it holds.
+        #[test]
+        fn quoted_values_come_back_as_written(value in "[ a-z\"\\\\=,é]{0,30}") {
+            let quoted = value.replace('\\', "\\\\").replace('"', "\\\"");
+            let (_, params) = act(&format!("!hr act a v=\"{quoted}\""));
+            prop_assert_eq!(params.get("v"), Some(&Value::String(value.trim().to_string())));
+        }
+    }
+}

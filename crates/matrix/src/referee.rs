@@ -1,0 +1,289 @@
+//! The referee: reads the room, takes players' actions, and posts what happens at the table.
+//!
+//! Guarantees:
+//! - *Who acts*: a request acts as the player whose seat its sender holds; the sender is the
+//!   account the homeserver says sent the message, never anything the message says. A sender
+//!   with no seat is refused.
+//! - *Exactly once*: requests are read in room order from the place the file keeps. An action
+//!   is committed with its message's id in its event and the `answered` mark in the same
+//!   transaction, so after a crash it is neither lost nor taken twice; other answers are sent
+//!   before `answered` moves, with a transaction id made from the request, so a repeated send
+//!   is the same message to the homeserver. Every event of the campaign (an action from the
+//!   room, the GM's own from the app or the CLI) is posted once, in order, as a reply to the
+//!   request it answers, `posted` moving after each.
+//! - *Who sees what*: the room gets each event as the public sees it; a seated player whose own
+//!   view of it shows more gets that privately, in their direct room; what only the GM may see
+//!   goes nowhere (a `!hr view` from the GM's account is answered with the public view).
+
+use crate::commands::{self, Request};
+use crate::link::{self, Link, Seats, ANSWERED, POSITION, POSTED};
+use crate::messages::Notice;
+use crate::room::Chat;
+use crate::{account, MatrixError};
+use houserule_app::front::App;
+use houserule_app::origin::Origin;
+use houserule_core::render;
+use houserule_core::talk::PostDraft;
+use houserule_core::view::LogEntry;
+use houserule_core::{ErrorReport, Role};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::time::Duration;
+
+/// How long one wait for the room lasts: also how soon the GM's own actions are posted.
+const WAIT: Duration = Duration::from_secs(1);
+/// After a failed request to the homeserver, the pause before trying again.
+const RETRY: Duration = Duration::from_secs(5);
+/// Campaign events posted per read of the log.
+const POST_PAGE: u64 = 50;
+
+/// The campaign in play, refereed in its room.
+pub struct Referee {
+    app: App,
+    chat: Chat,
+    link: Link,
+    /// The campaign file's name, for the verify line of posts.
+    file: String,
+}
+
+fn short(text: &str) -> String {
+    hex::encode(&Sha256::digest(text.as_bytes())[..12])
+}
+
+fn refusal(e: &ErrorReport) -> String {
+    match &e.param {
+        Some(p) if !e.message.contains(p.as_str()) => format!("parameter '{p}': {}", e.message),
+        _ => e.message.clone(),
+    }
+}
+
+impl Referee {
+    /// Resumes the GM's session and checks the room is still one the referee can play in.
+    pub async fn start(app: App) -> Result<Referee, MatrixError> {
+        let link = link::linked(&app)?;
+        let (_, path) = app.current().ok_or(MatrixError::NoCampaign)?;
+        let file = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let chat = account::resume(&link.homeserver, &link.user).await?;
+        chat.check_unencrypted(&link.room).await?;
+        Ok(Referee { app, chat, link, file })
+    }
+
+    pub fn link(&self) -> &Link {
+        &self.link
+    }
+
+    /// Answers every waiting request and posts every new event; with `once`, returns when
+    /// nothing is left, else keeps watching the room (a homeserver that fails is tried again;
+    /// `report` hears about it).
+    pub async fn run(&self, once: bool, mut report: impl FnMut(&str)) -> Result<(), MatrixError> {
+        let mut since: Option<String> = None;
+        loop {
+            match self.pass().await {
+                Ok(0) if once => return Ok(()),
+                Ok(_) if once => continue,
+                Ok(_) => {}
+                Err(e @ MatrixError::Http { .. }) if !once => {
+                    report(&format!("{e}; trying again in {} s", RETRY.as_secs()));
+                    tokio::time::sleep(RETRY).await;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            }
+            match self.chat.wait(&self.link.room, since.as_deref(), WAIT).await {
+                Ok(next) => since = Some(next),
+                Err(e) => {
+                    report(&format!("{e}; trying again in {} s", RETRY.as_secs()));
+                    tokio::time::sleep(RETRY).await;
+                }
+            }
+        }
+    }
+
+    /// One pass: what other programs wrote is read in and posted, then the waiting requests
+    /// are answered and their events posted. Answers how many requests were handled.
+    async fn pass(&self) -> Result<usize, MatrixError> {
+        self.app.catch_up()?;
+        self.post_new().await?;
+        let handled = self.answer_waiting().await?;
+        self.post_new().await?;
+        Ok(handled)
+    }
+
+    async fn answer_waiting(&self) -> Result<usize, MatrixError> {
+        let mut place = link::place(&self.app)?;
+        let seats = link::seats(&self.app)?;
+        let mut handled = 0;
+        loop {
+            let page = self.chat.page(&self.link.room, &place.position).await?;
+            // A referee stopped in the middle of a page answered up to `answered` already.
+            let done = place.answered.as_ref().and_then(|a| page.events.iter().position(|e| e["event_id"] == **a));
+            for event in &page.events[done.map_or(0, |i| i + 1)..] {
+                if let Some(id) = self.handle(event, &seats).await? {
+                    place.answered = Some(id);
+                    handled += 1;
+                }
+            }
+            match page.next {
+                Some(next) => {
+                    link::save(&self.app, &[link::mark(POSITION, &next)])?;
+                    place.position = next;
+                }
+                None => return Ok(handled),
+            }
+        }
+    }
+
+    /// Handles one room event; answers the id of the request it answered, if it was one.
+    async fn handle(&self, event: &Value, seats: &Seats) -> Result<Option<String>, MatrixError> {
+        let kind = event["type"].as_str().unwrap_or_default();
+        if kind == "m.room.encryption" {
+            return Err(MatrixError::Encrypted(self.link.room.clone()));
+        }
+        let content = &event["content"];
+        let (Some(id), Some(sender), Some(body)) =
+            (event["event_id"].as_str(), event["sender"].as_str(), content["body"].as_str())
+        else {
+            return Ok(None);
+        };
+        let edit = content["m.relates_to"]["rel_type"] == "m.replace";
+        let ours = sender == self.link.user && content["msgtype"] == "m.notice";
+        if kind != "m.room.message" || edit || ours {
+            return Ok(None);
+        }
+        let Some(request) = commands::read(body) else { return Ok(None) };
+        let role = if sender == self.link.user {
+            Some(Role::Gm)
+        } else {
+            seats.get(sender).map(|s| Role::Player(s.player.clone()))
+        };
+        let direct = seats.get(sender).map(|s| s.direct.as_str());
+        let player = match &role {
+            Some(Role::Player(p)) => Some(p.clone()),
+            Some(_) => Some("the GM".to_string()),
+            None => None,
+        };
+        let answer = match (request, role) {
+            (Err(e), _) => Answer::Room(Notice::refusal(&e.to_string(), id)),
+            (Ok(Request::Help), _) => Answer::Room(Notice::text(commands::help(player.as_deref()), Some(id))),
+            (Ok(_), None) => Answer::Room(Notice::refusal(
+                &format!("{sender} has no seat at this table: the GM gives one with `houserule matrix invite FILE {sender} --as NAME`"),
+                id,
+            )),
+            (Ok(Request::Act { action, params }), Some(role)) => {
+                let origin = Origin { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() };
+                match self.app.act_from(&role, &action, &params, &origin, vec![link::mark(ANSWERED, &id)]) {
+                    // The event's post is the answer (`post_new`), and `answered` moved with it.
+                    Ok(_) => return Ok(Some(id.to_string())),
+                    Err(e) => Answer::Room(Notice::refusal(&refusal(&e), id)),
+                }
+            }
+            (Ok(Request::Say { text }), Some(role)) => {
+                let origin = Origin { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() };
+                let draft = PostDraft { text, character: None, to: None };
+                match self.app.say_from(&role, &draft, &origin, vec![link::mark(ANSWERED, &id)]) {
+                    Ok(_) => return Ok(Some(id.to_string())),
+                    Err(e) => Answer::Room(Notice::refusal(&refusal(&e), id)),
+                }
+            }
+            (Ok(Request::Actions), Some(role)) => {
+                let forms = self.app.actions(&role)?;
+                let mut lines = vec!["Send: !hr act ACTION name=value …".to_string()];
+                lines.extend(render::action_lines(&forms, ""));
+                if forms.is_empty() {
+                    lines.push("  (nothing you may take now)".into());
+                }
+                Answer::Room(Notice::text(lines.join("\n"), Some(id)))
+            }
+            (Ok(Request::View), Some(role)) => {
+                let public = render::view_lines(&self.app.view(&Role::Public)?).join("\n");
+                let own = render::view_lines(&self.app.view(&role)?).join("\n");
+                self.split(id, &role, direct, public, own)
+            }
+            (Ok(Request::Log { count }), Some(role)) => {
+                let lines = |r: &Role| -> Result<String, MatrixError> {
+                    let page = self.app.log(r, 1, None, count)?;
+                    Ok(page.iter().map(render::entry).collect::<Vec<_>>().join("\n"))
+                };
+                self.split(id, &role, direct, lines(&Role::Public)?, lines(&role)?)
+            }
+        };
+        self.send_answer(id, answer).await?;
+        link::save(&self.app, &[link::mark(ANSWERED, &id)])?;
+        Ok(Some(id.to_string()))
+    }
+
+    /// The public text goes to the room; a player who may see more gets their own privately.
+    fn split(&self, id: &str, role: &Role, direct: Option<&str>, public: String, own: String) -> Answer {
+        match (role, direct) {
+            (Role::Player(_), Some(direct)) if own != public => Answer::Both(
+                Notice::text(format!("{public}\n(What only you may see is in your direct room with me.)"), Some(id)),
+                direct.to_string(),
+                Notice::text(own, None).private(),
+            ),
+            _ => Answer::Room(Notice::text(public, Some(id))),
+        }
+    }
+
+    async fn send_answer(&self, id: &str, answer: Answer) -> Result<(), MatrixError> {
+        let txn = format!("hr-answer-{}", short(id));
+        match answer {
+            Answer::Room(n) => {
+                self.chat.send(&self.link.room, &txn, &n.content()).await?;
+            }
+            Answer::Both(n, direct, private) => {
+                self.chat.send(&direct, &format!("{txn}-direct"), &private.content()).await?;
+                self.chat.send(&self.link.room, &txn, &n.content()).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Posts every campaign event after `posted`, in order.
+    async fn post_new(&self) -> Result<(), MatrixError> {
+        let (info, _) = self.app.current().ok_or(MatrixError::NoCampaign)?;
+        let seats = link::seats(&self.app)?;
+        let mut posted = link::place(&self.app)?.posted;
+        while posted < info.events {
+            let before = (posted + 1 + POST_PAGE).min(info.events + 1);
+            let public = self.app.log(&Role::Public, posted + 1, Some(before), POST_PAGE as usize)?;
+            let mut own: Vec<(&str, Vec<LogEntry>)> = Vec::new();
+            for seat in seats.values() {
+                let page =
+                    self.app.log(&Role::Player(seat.player.clone()), posted + 1, Some(before), POST_PAGE as usize)?;
+                own.push((seat.direct.as_str(), page));
+            }
+            for seq in posted + 1..before {
+                let shown = public.iter().find(|e| e.seq == seq);
+                let origin = shown
+                    .or_else(|| own.iter().find_map(|(_, p)| p.iter().find(|e| e.seq == seq)))
+                    .and_then(|e| e.detail.as_ref())
+                    .and_then(|d| serde_json::from_value::<Origin>(d.get("origin")?.clone()).ok())
+                    .filter(|o| o.via == "matrix" && o.room == self.link.room);
+                let reply_to = origin.as_ref().map(|o| o.event.as_str());
+                let public_post = shown.map(|e| Notice::post(e, &info, &self.file, reply_to));
+                if let Some(n) = &public_post {
+                    self.chat
+                        .send(&self.link.room, &format!("hr-post-{}-{seq}", short(&info.id)), &n.content())
+                        .await?;
+                }
+                for (direct, page) in &own {
+                    let Some(entry) = page.iter().find(|e| e.seq == seq) else { continue };
+                    let mine = Notice::post(entry, &info, &self.file, None);
+                    if public_post.as_ref().map(|p| &p.body) != Some(&mine.body) {
+                        let txn = format!("hr-post-{}-{seq}-{}", short(&info.id), short(direct));
+                        self.chat.send(direct, &txn, &mine.private().content()).await?;
+                    }
+                }
+                link::save(&self.app, &[link::mark(POSTED, &seq)])?;
+            }
+            posted = before - 1;
+        }
+        Ok(())
+    }
+}
+
+/// How a request is answered: in the room, or in the room and privately.
+enum Answer {
+    Room(Notice),
+    Both(Notice, String, Notice),
+}

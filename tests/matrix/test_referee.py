@@ -1,0 +1,666 @@
+#!/usr/bin/env python3
+"""End to end: `houserule matrix` referees a Fumbles campaign in a room of a real Synapse.
+
+Run with the test venv's python (tests/matrix/run.sh does both). One line per step; exit 0 when
+everything held. On a failure it prints the homeserver's log tail and the referee's output.
+
+Environment: HOUSERULE_BIN (default target/debug/houserule), HR_MATRIX_SEED (repeat the random
+kill moments of a run), HR_MATRIX_KEEP=1 (keep the temp dir and say where it is).
+"""
+
+import asyncio
+import json
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from homeserver import Homeserver  # noqa: E402
+from players import Player  # noqa: E402
+
+REPO = HERE.parents[1]
+HOUSERULE = Path(os.environ.get("HOUSERULE_BIN") or REPO / "target" / "debug" / "houserule")
+REPLY_TIMEOUT = 30.0
+VERIFY_LINE = re.compile(r"houserule verify\b.*?--event (\d+) --hash ([0-9a-f]{64})")
+# `matrix invite ... --as NAME`: a bare player name as the issue writes it (`player:NAME`, as
+# elsewhere in the CLI, works too); one place to change it.
+INVITE_AS = "{name}"
+
+GANDOLF = ["IQ of 180", "Magic!", "Barrier", "Fireball", "Levitate", "Scorching Hellfire", "pyromaniac"]
+FRODY = ["agility", "halfling fortitude", "small size", "frying pan", "quick reflexes"]
+# The requests of the kill rounds: trait checks, which Fumbles lets a player repeat at will
+# (a challenge roll is once per character per turn).
+ROUND_REQUESTS = [
+    ("ann", "trait_check", 'character=gandolf traits="IQ of 180,Magic!"'),
+    ("bo", "trait_check", 'character=frody traits="halfling fortitude"'),
+    ("ann", "trait_check", "character=gandolf traits=Levitate successes_needed=2"),
+]
+
+
+class Failed(Exception):
+    """A check that did not hold."""
+
+
+def check(condition, message):
+    if not condition:
+        raise Failed(message)
+
+
+# -- the houserule command line -------------------------------------------------------------
+
+
+class Cli:
+    """Runs target/debug/houserule with its config dir in the test's temp dir."""
+
+    def __init__(self, config_dir):
+        self.env = {**os.environ, "HOUSERULE_CONFIG_DIR": str(config_dir)}
+        for name in ("HOUSERULE_MATRIX_PASSWORD", "HOUSERULE_MATRIX_TOKEN"):
+            self.env.pop(name, None)
+
+    async def run(self, *args, env=None, ok=True, timeout=90):
+        """The finished process; with ok=True a non-zero exit is a failure."""
+        argv = [str(HOUSERULE), *map(str, args)]
+        done = await asyncio.to_thread(
+            subprocess.run,
+            argv,
+            env={**self.env, **(env or {})},
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+        if ok and done.returncode != 0:
+            raise Failed(
+                f"`houserule {' '.join(map(str, args))}` exited {done.returncode}:\n"
+                f"{done.stderr.strip()}\n{done.stdout.strip()}"
+            )
+        return done
+
+    async def json(self, *args, **kw):
+        return json.loads((await self.run("--json", *args, **kw)).stdout)
+
+    async def log(self, campaign):
+        """The whole log as the GM sees it."""
+        return await self.json("log", campaign, "--as", "gm")
+
+
+async def setup_fumbles(cli, campaign):
+    """A Fumbles campaign: Gandolf (ann) and Frody (bo) facing a challenge. Returns its id."""
+    created = await cli.json("new", campaign, "--ruleset", "fumbles", "--name", "Goblin night")
+    await create_character(cli, campaign, "Gandolf", "ann", GANDOLF, "exhausted quickly", "really big Ego")
+    await create_character(cli, campaign, "Frody", "bo", FRODY, "second breakfast", "panics")
+    # A CR far out of reach and no Smash: the challenge stays open through every roll.
+    await cli.run(
+        "act",
+        campaign,
+        "start_challenge",
+        "--as",
+        "gm",
+        "-p",
+        "name=Goblin war band",
+        "-p",
+        "cr=60",
+        "-p",
+        "toughness=1",
+        "-p",
+        "smash=0",
+    )
+    return created["campaign"]["id"]
+
+
+async def create_character(cli, campaign, name, owner, traits, heel, explosion):
+    await cli.run(
+        "act",
+        campaign,
+        "create_character",
+        "--as",
+        "gm",
+        "-p",
+        f"name={name}",
+        "-p",
+        f"owner={owner}",
+        "-p",
+        "traits=" + ",".join(traits),
+        "-p",
+        f"achilles_heel={heel}",
+        "-p",
+        f"stress_explosion={explosion}",
+    )
+
+
+def origin_event(entry):
+    """The Matrix event id the referee recorded with a log entry, or None."""
+    detail = entry.get("detail") or {}
+    origin = detail.get("origin") if isinstance(detail, dict) else None
+    return origin.get("event") if isinstance(origin, dict) else None
+
+
+# -- the referee process --------------------------------------------------------------------
+
+
+class Referee:
+    """`houserule matrix run FILE` in the background: started, killed with -9, started again."""
+
+    def __init__(self, cli, campaign, log_path):
+        self.cli = cli
+        self.campaign = campaign
+        self.log_path = log_path
+        self.proc = None
+        self.starts = 0
+        self.down = True  # stopped on purpose: its exit is no crash
+
+    def start(self):
+        self.starts += 1
+        self.down = False
+        with open(self.log_path, "ab") as log:
+            log.write(f"\n===== referee start {self.starts} =====\n".encode())
+            log.flush()
+            self.proc = subprocess.Popen(
+                [str(HOUSERULE), "matrix", "run", str(self.campaign)],
+                env=self.cli.env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
+
+    def kill9(self):
+        """SIGKILL to the referee and whatever it started (its own process group)."""
+        self.down = True
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.proc:
+            self.proc.wait()
+
+    def crashed(self):
+        """Its exit code when it ended by itself, else None."""
+        if self.proc is None or self.down:
+            return None
+        return self.proc.poll()
+
+    def stop(self):
+        self.down = True
+        if not self.proc or self.proc.poll() is not None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill9()
+
+    def tail(self, lines=80):
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return "(the referee never started)"
+        return "\n".join(text.splitlines()[-lines:])
+
+
+# -- the scenario ---------------------------------------------------------------------------
+
+
+@dataclass
+class Request:
+    """A `!hr ...` message a player sent to the shared room."""
+
+    player: str
+    event_id: str
+    text: str
+    logs: str = ""  # the action (or "post") it must write to the log once; "" for none
+    private: bool = False  # answered in the direct room
+
+
+class Table:
+    """Everything one run sets up: homeserver, campaign, players, referee, and what was sent."""
+
+    def __init__(self, tmp, rng):
+        self.tmp = tmp
+        self.rng = rng
+        self.cli = Cli(tmp / "config")
+        self.campaign = tmp / "goblin-night.houserule"
+        self.hs = Homeserver(tmp / "synapse")
+        self.referee = Referee(self.cli, self.campaign, tmp / "referee.log")
+        self.passwords = {}
+        self.users = {}
+        self.players = {}
+        self.direct = {}
+        self.requests = []
+        self.passed = 0
+
+    # -- running steps -----------------------------------------------------------------------
+
+    async def play(self):
+        steps = [
+            ("a Synapse homeserver starts; gm, ann, bo and eve register", self.start_homeserver),
+            ("the GM sets up a Fumbles campaign from the CLI", self.setup_campaign),
+            ("matrix link makes the room; matrix invite brings ann and bo in", self.link_and_invite),
+            ("the referee starts and answers !hr help", self.start_referee),
+            ("!hr actions lists what ann may do", self.ask_actions),
+            ("!hr act challenge_roll is answered with a verify line", self.act_challenge_roll),
+            ("!hr say and !hr log", self.say_and_log),
+            ("bad commands are refused by name and log nothing", self.bad_commands),
+            ("eve, not at this table, is refused", self.eve_refused),
+            ("ann's view and a whisper reach her direct room only", self.private_to_ann),
+            ("the GM acting from the CLI shows up in the room", self.gm_acts_from_cli),
+            ("requests sent while the referee is down are answered once", self.down_and_back),
+            *[(f"kill -9 at a random moment, round {i}", self.random_kill) for i in (1, 2, 3)],
+            ("matrix run --once answers what waits and exits", self.run_once),
+            ("one reply per request, one log event per act, in room order", self.account),
+            ("ann's shared copy verifies the posted hash", self.verify_share),
+        ]
+        for name, step in steps:
+            started = time.monotonic()
+            await step()
+            self.passed += 1
+            print(f"  ok  {name} ({time.monotonic() - started:.1f} s)", flush=True)
+
+    async def close(self):
+        self.referee.stop()
+        await asyncio.gather(*(p.close() for p in self.players.values()), return_exceptions=True)
+        self.hs.stop()
+
+    def report_failure(self, error):
+        print(f"  FAILED: {error}", flush=True)
+        if not isinstance(error, Failed):
+            traceback.print_exception(error)
+        print(f"\n----- homeserver log (last lines) -----\n{self.hs.log_tail(40)}")
+        print(f"\n----- referee output (last lines) -----\n{self.referee.tail()}", flush=True)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    @property
+    def gm(self):
+        return self.users["gm"]
+
+    async def send(self, name, text, logs="", private=False):
+        """Player `name` sends `text` to the shared room; the request is remembered."""
+        event_id = await self.players[name].send(self.room, text)
+        request = Request(name, event_id, text, logs, private)
+        self.requests.append(request)
+        return request
+
+    async def guarded(self, waiting):
+        """Await `waiting`, but fail at once if the referee dies by itself meanwhile."""
+        task = asyncio.ensure_future(waiting)
+        while not task.done():
+            code = self.referee.crashed()
+            if code is not None:
+                task.cancel()
+                raise Failed(f"the referee exited by itself with {code}")
+            await asyncio.wait([task], timeout=0.1)
+        return task.result()
+
+    async def answer(self, request):
+        """The referee's reply to a request, as its sender saw it; checks the message's shape."""
+        player = self.players[request.player]
+        reply = await self.guarded(player.wait_for_reply(self.gm, request.event_id, REPLY_TIMEOUT))
+        check(reply.room_id == self.room, f"reply to {request.text!r} came in {reply.room_id}")
+        check_notice(reply)
+        return reply
+
+    async def refused(self, request, *names):
+        """The reply refuses the request and names each of `names` (case aside)."""
+        reply = await self.answer(request)
+        marker = reply.content.get("houserule") or {}
+        check(marker.get("refused"), f"{request.text!r}: reply lacks houserule.refused: {reply.content}")
+        for name in names:
+            check(
+                name.lower() in reply.body.lower(),
+                f"{request.text!r}: refusal does not name {name!r}: {reply.body!r}",
+            )
+        return reply
+
+    async def log_length(self):
+        return len(await self.cli.log(self.campaign))
+
+    # -- steps -------------------------------------------------------------------------------
+
+    async def start_homeserver(self):
+        started = time.monotonic()
+        await asyncio.to_thread(self.hs.start)
+        print(f"      Synapse up in {time.monotonic() - started:.1f} s at {self.hs.url}")
+        for name in ("gm", "ann", "bo", "eve"):
+            self.passwords[name] = f"{name}-{secrets.token_hex(8)}"
+            user_id, _token = await asyncio.to_thread(self.hs.register, name, self.passwords[name])
+            check(user_id == f"@{name}:{self.hs.server_name}", f"registered {user_id}")
+            self.users[name] = user_id
+
+    async def setup_campaign(self):
+        self.campaign_id = await setup_fumbles(self.cli, self.campaign)
+        for name in ("ann", "bo", "eve", "gm"):
+            self.players[name] = await Player(self.hs.url, self.users[name], self.passwords[name]).start()
+
+    async def link_and_invite(self):
+        linked = await self.cli.json(
+            "matrix",
+            "link",
+            self.campaign,
+            "--homeserver",
+            self.hs.url,
+            "--user",
+            self.gm,
+            env={"HOUSERULE_MATRIX_PASSWORD": self.passwords["gm"]},
+        )
+        self.room = linked.get("room", "")
+        check(self.room.startswith("!"), f"matrix link --json: no room id: {linked}")
+        check(linked.get("user") == self.gm, f"matrix link --json: user {linked.get('user')}")
+        for name in ("ann", "bo"):
+            await self.invite(name)
+        check(self.direct["ann"] != self.direct["bo"], "ann and bo were given the same direct room")
+        members = set(self.players["ann"].client.rooms[self.direct["ann"]].users)
+        check(members == {self.gm, self.users["ann"]}, f"ann's direct room has {sorted(members)}")
+        # Eve is in the room (the GM's own device invites her) but plays nobody.
+        await self.players["gm"].wait_joined(self.room)
+        await self.players["gm"].invite(self.room, self.users["eve"])
+        await self.players["eve"].wait_joined(self.room)
+
+    async def invite(self, name):
+        user = self.users[name]
+        out = await self.cli.json(
+            "matrix", "invite", self.campaign, user, "--as", INVITE_AS.format(name=name)
+        )
+        check(out.get("player") == name and out.get("user") == user, f"matrix invite --json: {out}")
+        check(out.get("room") == self.room, f"matrix invite --json: room {out.get('room')}, not {self.room}")
+        direct = out.get("direct", "")
+        check(direct.startswith("!") and direct != self.room, f"matrix invite --json: direct {direct!r}")
+        self.direct[name] = direct
+        await self.players[name].wait_joined(self.room)
+        await self.players[name].wait_joined(direct)
+
+    async def start_referee(self):
+        self.referee.start()
+        request = await self.send("ann", "!hr help")
+        reply = await self.answer(request)
+        check("!hr act" in reply.body, f"!hr help does not show !hr act: {reply.body!r}")
+
+    async def ask_actions(self):
+        reply = await self.answer(await self.send("ann", "!hr actions"))
+        for action in ("challenge_roll", "trait_check"):
+            check(action in reply.body, f"!hr actions lacks {action}: {reply.body!r}")
+        check("gm_dice" not in reply.body, f"!hr actions offers ann the GM's gm_dice: {reply.body!r}")
+
+    async def act_challenge_roll(self):
+        text = (
+            "!hr act challenge_roll character=gandolf"
+            ' attack="Scorching Hellfire,Fireball" defense=Barrier,Levitate'
+        )
+        request = await self.send("ann", text, logs="challenge_roll")
+        reply = await self.answer(request)
+        if os.environ.get("HR_MATRIX_SHOW"):
+            print(f"--- {text}\n{reply.body}\n--- (HTML)\n{reply.formatted_body}\n---")
+        found = VERIFY_LINE.search(reply.body)
+        check(found, f"no `houserule verify --event N --hash H` line in {reply.body!r}")
+        self.verify_event, self.verify_hash = int(found[1]), found[2]
+        marker = reply.content.get("houserule") or {}
+        expected = {"campaign": self.campaign_id, "seq": self.verify_event, "hash": self.verify_hash}
+        check(
+            {k: marker.get(k) for k in expected} == expected, f"houserule field {marker}, expected {expected}"
+        )
+        entry = next((e for e in await self.cli.log(self.campaign) if e["seq"] == self.verify_event), None)
+        check(entry and entry.get("action") == "challenge_roll", f"log event {self.verify_event}: {entry}")
+        check(entry["hash"] == self.verify_hash, f"log hash {entry['hash']} != posted {self.verify_hash}")
+        check(entry.get("actor") == "player:ann", f"challenge_roll logged as {entry.get('actor')}")
+        check(origin_event(entry) == request.event_id, f"detail.origin.event {origin_event(entry)!r}")
+
+    async def say_and_log(self):
+        words = f"The goblins smell of cabbage ({secrets.token_hex(3)})"
+        said = await self.answer(await self.send("ann", f"!hr say {words}", logs="post"))
+        last = (await self.cli.log(self.campaign))[-1]
+        check(last.get("kind") == "post" and words in json.dumps(last), f"!hr say logged {last}")
+        check(
+            (said.content.get("houserule") or {}).get("seq") == last["seq"], f"!hr say reply {said.content}"
+        )
+        shown = await self.answer(await self.send("bo", "!hr log 2"))
+        check(words in shown.body, f"!hr log 2 does not show ann's post: {shown.body!r}")
+
+    async def bad_commands(self):
+        before = await self.log_length()
+        cases = [
+            ("!hr act teleport_everyone", ["teleport_everyone"]),
+            ("!hr act trait_check character=gandolf traits=Teleport", ["Teleport"]),
+            ("!hr act trait_check character=frody traits=agility", ["Frody"]),  # bo's hero
+            ("!hr act challenge_roll character=gandolf attack=Fireball", ["already rolled"]),  # TURNS
+            ("!hr frobnicate", ["frobnicate"]),
+        ]
+        for text, names in cases:
+            await self.refused(await self.send("ann", text), *names)
+        check(await self.log_length() == before, "a refused command wrote to the log")
+
+    async def eve_refused(self):
+        before = await self.log_length()
+        await self.refused(await self.send("eve", "!hr act trait_check character=gandolf traits=Fireball"))
+        check(await self.log_length() == before, "eve's refused command wrote to the log")
+
+    async def private_to_ann(self):
+        ann, direct = self.players["ann"], self.direct["ann"]
+        start = len(ann.seen)
+        await self.send("ann", "!hr view", private=True)
+        view = await self.guarded(
+            ann.wait_for(
+                lambda m: m.sender == self.gm and "Gandolf" in m.body and "Goblin war band" in m.body,
+                REPLY_TIMEOUT,
+                "view of the table",
+                since=start,
+            )
+        )
+        check(
+            view.room_id == direct, f"ann's view was posted in {view.room_id}, not her direct room {direct}"
+        )
+        check_notice(view)
+        self.private_bodies = [view.body]
+        self.private_events = [view.event_id]
+        self.secret = f"weak-spot-{secrets.token_hex(4)}"
+        await self.cli.run(
+            "say", self.campaign, "--to", "player:ann", f"The chieftain's weak spot: {self.secret}"
+        )
+        whisper = await self.guarded(
+            ann.wait_for(
+                lambda m: self.secret in m.body and m.sender == self.gm, REPLY_TIMEOUT, "the GM's whisper"
+            )
+        )
+        check(
+            whisper.room_id == direct,
+            f"the whisper to ann was posted in {whisper.room_id}, not her direct room",
+        )
+        self.private_events.append(whisper.event_id)
+        await asyncio.sleep(1.0)  # time for a leak to arrive before looking for one
+        await self.check_privacy()
+
+    async def check_privacy(self):
+        """Nothing private to ann is in the shared room or anywhere bo can see."""
+        shared = await self.players["ann"].history(self.room)
+        for m in shared:
+            check(self.secret not in m.body, f"the whisper leaked into the shared room: {m.body!r}")
+            check(m.body not in self.private_bodies, "ann's view was posted in the shared room")
+        bo = self.players["bo"]
+        seen = list(bo.seen)
+        for room_id in list(bo.client.rooms):
+            seen += await bo.history(room_id)
+        for m in seen:
+            check(m.event_id not in self.private_events, f"bo saw ann's private message in {m.room_id}")
+            check(self.secret not in m.body, f"bo saw the whisper in {m.room_id}")
+
+    async def gm_acts_from_cli(self):
+        done = await self.cli.json(
+            "act",
+            self.campaign,
+            "gm_dice",
+            "--as",
+            "gm",
+            "-p",
+            "kind=boon",
+            "-p",
+            "count=2",
+            "-p",
+            "voluntary=true",
+        )
+        seq = done["event"]["seq"]
+        names = ("gm_dice", "Roll black or boon dice")
+        shown = await self.guarded(
+            self.players["bo"].wait_for(
+                lambda m: m.room_id == self.room
+                and m.sender == self.gm
+                and ((m.content.get("houserule") or {}).get("seq") == seq or any(n in m.body for n in names)),
+                REPLY_TIMEOUT,
+                f"the GM's gm_dice (event {seq}) in the room",
+            )
+        )
+        check_notice(shown)
+
+    async def down_and_back(self):
+        self.referee.kill9()
+        frody_rolls = 'character=frody attack="frying pan" defense="agility,small size,quick reflexes"'
+        batch = [
+            await self.send(
+                "ann", "!hr act trait_check character=gandolf traits=Fireball,Levitate", "trait_check"
+            ),
+            await self.send("bo", f"!hr act challenge_roll {frody_rolls}", "challenge_roll"),
+        ]
+        await asyncio.sleep(1.0)
+        check(
+            not any(self.replies_seen(r) for r in batch), "a request was answered while the referee was down"
+        )
+        self.referee.start()
+        for request in batch:
+            await self.answer(request)
+        await asyncio.sleep(1.0)
+        await self.check_log_once(batch)
+
+    async def random_kill(self):
+        for name, action, params in ROUND_REQUESTS:
+            await self.send(name, f"!hr act {action} {params}", logs=action)
+        delay = self.rng.uniform(0.0, 1.5)
+        await asyncio.sleep(delay)
+        self.referee.kill9()
+        self.referee.start()
+        print(f"      killed after {delay:.2f} s and started again")
+
+    async def run_once(self):
+        for request in self.requests:
+            if not request.private:
+                await self.answer(request)
+        self.referee.kill9()
+        request = await self.send(
+            "bo", "!hr act trait_check character=frody traits=agility", logs="trait_check"
+        )
+        await self.cli.run("matrix", "run", self.campaign, "--once", timeout=REPLY_TIMEOUT * 2)
+        await self.answer(request)
+
+    async def account(self):
+        await asyncio.sleep(2.0)  # a duplicate answer would have arrived by now
+        history = await self.players["ann"].history(self.room)
+        self.check_replies(history)
+        sent = {r.event_id for r in self.requests}
+        order = [m.event_id for m in history if m.event_id in sent]
+        check(len(order) == len(sent), f"{len(sent) - len(order)} requests missing from the room history")
+        acts = sorted((r for r in self.requests if r.logs), key=lambda r: order.index(r.event_id))
+        logged = await self.check_log_once(acts, all_origins=True)
+        replies = self.check_replies(history)
+        for r in acts:
+            marker = replies[r.event_id][0].content.get("houserule") or {}
+            entry = logged[r.event_id]
+            reported = (marker.get("campaign"), marker.get("seq"), marker.get("hash"))
+            logged_as = (self.campaign_id, entry["seq"], entry["hash"])
+            check(reported == logged_as, f"reply to {r.text!r} reports {reported}, the log has {logged_as}")
+        await self.check_privacy()
+        await self.cli.run("verify", self.campaign)
+        print(
+            f"      {len(self.requests)} requests, {len(acts)} logged, {self.referee.starts} referee starts"
+        )
+
+    def check_replies(self, history):
+        """Exactly one referee reply to each request (at most one to a private one), and no
+        reply to anything else; returns the replies by request event id."""
+        replies = {}
+        for m in history:
+            if m.sender == self.gm and m.reply_to:
+                replies.setdefault(m.reply_to, []).append(m)
+        for r in self.requests:
+            got = len(replies.get(r.event_id, []))
+            check(got in ((0, 1) if r.private else (1,)), f"{r.player}'s {r.text!r} has {got} replies")
+        stray = set(replies) - {r.event_id for r in self.requests}
+        check(not stray, f"the referee replied to events that are no requests: {sorted(stray)}")
+        return replies
+
+    async def check_log_once(self, requests, all_origins=False):
+        """Each request wrote exactly one log event with its action, in the given (room) order.
+        With all_origins, no other event carries a Matrix origin and origins are unique."""
+        log = await self.cli.log(self.campaign)
+        by_origin = {}
+        for entry in log:
+            event_id = origin_event(entry)
+            if event_id:
+                by_origin.setdefault(event_id, []).append(entry)
+        for r in requests:
+            entries = by_origin.get(r.event_id, [])
+            check(len(entries) == 1, f"{r.text!r} ({r.event_id}) has {len(entries)} log events")
+            entry = entries[0]
+            kind = entry.get("action") or entry.get("kind")
+            check(kind == r.logs, f"{r.text!r} logged as {kind}, expected {r.logs}")
+            check(entry.get("actor") == f"player:{r.player}", f"{r.text!r} logged by {entry.get('actor')}")
+        seqs = [by_origin[r.event_id][0]["seq"] for r in requests]
+        check(seqs == sorted(seqs), f"log order {seqs} is not the room order of the requests")
+        if all_origins:
+            extra = set(by_origin) - {r.event_id for r in requests}
+            check(not extra, f"log events with origins nobody asked for: {sorted(extra)}")
+        return {r.event_id: by_origin[r.event_id][0] for r in requests}
+
+    def replies_seen(self, request):
+        player = self.players[request.player]
+        return [m for m in player.seen if m.sender == self.gm and m.reply_to == request.event_id]
+
+    async def verify_share(self):
+        copy = self.tmp / "ann-copy.houserule"
+        await self.cli.run("share", self.campaign, copy, "--for", "player:ann")
+        await self.cli.run("verify", copy, "--event", self.verify_event, "--hash", self.verify_hash)
+        wrong = self.verify_hash[:-1] + ("0" if self.verify_hash[-1] != "0" else "1")
+        done = await self.cli.run("verify", copy, "--event", self.verify_event, "--hash", wrong, ok=False)
+        check(done.returncode != 0, "verify accepted a wrong hash")
+
+
+def check_notice(message):
+    """Referee messages are m.notice with an HTML formatted_body beside the plain body."""
+    c = message.content
+    check(c.get("msgtype") == "m.notice", f"referee message is {c.get('msgtype')}, not m.notice: {c}")
+    check(c.get("format") == "org.matrix.custom.html" and c.get("formatted_body"), f"no HTML body: {c}")
+
+
+async def main():
+    seed = int(os.environ.get("HR_MATRIX_SEED") or random.randrange(1 << 30))
+    binary = HOUSERULE.relative_to(REPO) if HOUSERULE.is_relative_to(REPO) else HOUSERULE
+    print(f"matrix: Synapse + {binary} (HR_MATRIX_SEED={seed})", flush=True)
+    if not HOUSERULE.exists():
+        print(f"matrix: {HOUSERULE} is missing: build it first (cargo build)")
+        return 1
+    tmp = Path(tempfile.mkdtemp(prefix="hr-matrix-"))
+    table = Table(tmp, random.Random(seed))
+    failed = False
+    try:
+        await table.play()
+    except Exception as error:  # noqa: BLE001 - every failure is reported the same way
+        failed = True
+        table.report_failure(error)
+    finally:
+        await table.close()
+        if os.environ.get("HR_MATRIX_KEEP"):
+            print(f"matrix: kept {tmp}")
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(f"matrix: {table.passed} passed, {int(failed)} failed", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
