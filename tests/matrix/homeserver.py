@@ -125,11 +125,7 @@ class Homeserver:
             self.proc.wait()
 
     def log_tail(self, lines=60):
-        try:
-            text = self.log_path.read_text(errors="replace")
-        except FileNotFoundError:
-            return "(no homeserver log)"
-        return "\n".join(text.splitlines()[-lines:])
+        return tail_of(self.log_path, lines, "(no homeserver log)")
 
     # -- configuration -----------------------------------------------------------------------
 
@@ -235,3 +231,12 @@ class Homeserver:
             },
         )
         return answer["user_id"], answer["access_token"]
+
+
+def tail_of(path, lines, missing):
+    """The last `lines` lines of a log file, or `missing` when there is none."""
+    try:
+        text = path.read_text(errors="replace")
+    except FileNotFoundError:
+        return missing
+    return "\n".join(text.splitlines()[-lines:])

@@ -27,7 +27,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from homeserver import Homeserver  # noqa: E402
+from homeserver import Homeserver, tail_of  # noqa: E402
 from players import Player  # noqa: E402
 
 REPO = HERE.parents[1]
@@ -201,11 +201,7 @@ class Referee:
             self.kill9()
 
     def tail(self, lines=80):
-        try:
-            text = self.log_path.read_text(errors="replace")
-        except FileNotFoundError:
-            return "(the referee never started)"
-        return "\n".join(text.splitlines()[-lines:])
+        return tail_of(self.log_path, lines, "(the referee never started)")
 
 
 # -- the scenario ---------------------------------------------------------------------------

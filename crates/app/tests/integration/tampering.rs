@@ -237,3 +237,26 @@ fn an_action_from_a_message_must_roll_with_the_messages_entropy() {
     drop(c);
     assert_eq!(failed_check(&path), ("dice".to_string(), Some(acted.event.seq)));
 }
+
+/// A bridge's marks (the Matrix room, who sits where, the referee's place) stay with the GM's
+/// file: neither a full copy nor a player's copy carries them, so a copy is never refereed
+/// into the same room a second time.
+#[test]
+fn no_copy_carries_a_bridges_marks() {
+    crate::support::init();
+    let dir = tempfile::tempdir().unwrap();
+    let path = played(dir.path());
+    let app = houserule_app::front::App::new(None);
+    app.open(&path).unwrap();
+    app.set_marks(&[("bridge.matrix.link", "{\"room\": \"!table:hs\"}"), ("bridge.matrix.posted", "5")]).unwrap();
+    assert_eq!(app.mark("bridge.matrix.posted").unwrap().as_deref(), Some("5"));
+    drop(app);
+    for (name, role) in [("full.houserule", None), ("ann.houserule", Some(Role::Player("ann".into())))] {
+        let out = dir.path().join(name);
+        houserule_app::share::share(&path, &out, role.as_ref()).unwrap();
+        let conn = rusqlite::Connection::open(&out).unwrap();
+        let kept: i64 =
+            conn.query_row("SELECT count(*) FROM meta WHERE key LIKE 'bridge.%'", [], |r| r.get(0)).unwrap();
+        assert_eq!(kept, 0, "{name} carries the bridge's marks");
+    }
+}
