@@ -47,6 +47,9 @@ ROUND_REQUESTS = [
     ("bo", "trait_check", 'character=frody traits="halfling fortitude"'),
     ("ann", "trait_check", "character=gandolf traits=Levitate successes_needed=2"),
 ]
+# Where HOUSERULE_MATRIX_FAULT can crash the referee: after an action is committed, after an
+# answer is sent, after an event's post is sent — each before the referee notes it done.
+CRASH_POINTS = ("acted", "answered", "posted")
 
 
 class Failed(Exception):
@@ -161,15 +164,17 @@ class Referee:
         self.starts = 0
         self.down = True  # stopped on purpose: its exit is no crash
 
-    def start(self):
+    def start(self, fault=None):
+        """Starts it; with `fault` (POINT:N) it aborts itself there (HOUSERULE_MATRIX_FAULT)."""
         self.starts += 1
         self.down = False
+        env = dict(self.cli.env, HOUSERULE_MATRIX_FAULT=fault) if fault else self.cli.env
         with open(self.log_path, "ab") as log:
             log.write(f"\n===== referee start {self.starts} =====\n".encode())
             log.flush()
             self.proc = subprocess.Popen(
                 [str(HOUSERULE), "matrix", "run", str(self.campaign)],
-                env=self.cli.env,
+                env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
@@ -183,6 +188,18 @@ class Referee:
             os.killpg(self.proc.pid, signal.SIGKILL)
         if self.proc:
             self.proc.wait()
+
+    async def aborted(self, point, timeout):
+        """Waits for the abort a fault asked for; fails if it exits otherwise or not at all."""
+        deadline = time.monotonic() + timeout
+        while self.proc.poll() is None:
+            check(time.monotonic() < deadline, f"the referee never reached its fault point {point}")
+            await asyncio.sleep(0.05)
+        self.down = True
+        check(
+            self.proc.returncode == -signal.SIGABRT,
+            f"the referee with a fault at {point} exited with {self.proc.returncode}, not SIGABRT",
+        )
 
     def crashed(self):
         """Its exit code when it ended by itself, else None."""
@@ -252,6 +269,7 @@ class Table:
             ("the GM acting from the CLI shows up in the room", self.gm_acts_from_cli),
             ("requests sent while the referee is down are answered once", self.down_and_back),
             *[(f"kill -9 at a random moment, round {i}", self.random_kill) for i in (1, 2, 3)],
+            *[(f"a crash right after {p}: nothing lost or doubled", self.crash_at(p)) for p in CRASH_POINTS],
             ("matrix run --once answers what waits and exits", self.run_once),
             ("one reply per request, one log event per act, in room order", self.account),
             ("ann's shared copy verifies the posted hash", self.verify_share),
@@ -542,6 +560,25 @@ class Table:
         self.referee.kill9()
         self.referee.start()
         print(f"      killed after {delay:.2f} s and started again")
+
+    def crash_at(self, point):
+        """A step: the referee aborts at `point` (the moment between doing a thing and noting it
+        done), is started again, and answers; `account` checks nothing was lost or doubled."""
+
+        async def step():
+            self.referee.kill9()
+            self.referee.start(fault=f"{point}:1")
+            if point == "answered":
+                request = await self.send("bo", "!hr actions")
+            else:
+                request = await self.send(
+                    "bo", "!hr act trait_check character=frody traits=agility", logs="trait_check"
+                )
+            await self.referee.aborted(point, REPLY_TIMEOUT)
+            self.referee.start()
+            await self.answer(request)
+
+        return step
 
     async def run_once(self):
         for request in self.requests:

@@ -14,6 +14,9 @@
 //! - *Who sees what*: the room gets each event as the public sees it; a seated player whose own
 //!   view of it shows more gets that privately, in their direct room; what only the GM may see
 //!   goes nowhere (a `!hr view` from the GM's account is answered with the public view).
+//!
+//! The exactly-once claim is tested by crashing the referee at each point where it could be
+//! lost: [`FAULT_ENV`] makes the process abort there, as a kill -9 would (tests/matrix).
 
 use crate::commands::{self, Request};
 use crate::link::{self, Link, Seats, ANSWERED, POSITION, POSTED};
@@ -37,6 +40,37 @@ const RETRY: Duration = Duration::from_secs(5);
 /// Campaign events posted per read of the log.
 const POST_PAGE: u64 = 50;
 
+/// For tests: `POINT:N` aborts the process the Nth time the referee reaches `POINT`, as a
+/// kill -9 would. The points are where a crash could lose or double something: `acted` (an
+/// action or a post from the room is committed, nothing is sent yet), `answered` (an answer is
+/// sent, its request not yet marked answered), `posted` (an event's post is sent, `posted` not
+/// yet moved).
+pub const FAULT_ENV: &str = "HOUSERULE_MATRIX_FAULT";
+const FAULT_POINTS: [&str; 3] = ["acted", "answered", "posted"];
+
+/// The crash [`FAULT_ENV`] asks for.
+struct Fault {
+    point: String,
+    left: std::sync::atomic::AtomicU32,
+}
+
+impl Fault {
+    fn from_env() -> Result<Option<Fault>, MatrixError> {
+        let Ok(spec) = std::env::var(FAULT_ENV) else { return Ok(None) };
+        let bad = || {
+            MatrixError::Usage(format!(
+                "{FAULT_ENV}={spec}: expected POINT:N with POINT one of {FAULT_POINTS:?} and N ≥ 1"
+            ))
+        };
+        let (point, n) = spec.split_once(':').ok_or_else(bad)?;
+        let n: u32 = n.parse().ok().filter(|n| *n > 0).ok_or_else(bad)?;
+        if !FAULT_POINTS.contains(&point) {
+            return Err(bad());
+        }
+        Ok(Some(Fault { point: point.into(), left: n.into() }))
+    }
+}
+
 /// The campaign in play, refereed in its room.
 pub struct Referee {
     app: App,
@@ -44,6 +78,7 @@ pub struct Referee {
     link: Link,
     /// The campaign file's name, for the verify line of posts.
     file: String,
+    fault: Option<Fault>,
 }
 
 fn short(text: &str) -> String {
@@ -65,7 +100,17 @@ impl Referee {
         let file = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         let chat = account::resume(&link.homeserver, &link.user).await?;
         chat.check_unencrypted(&link.room).await?;
-        Ok(Referee { app, chat, link, file })
+        Ok(Referee { app, chat, link, file, fault: Fault::from_env()? })
+    }
+
+    /// Aborts the process here when [`FAULT_ENV`] says so.
+    fn fault(&self, point: &str) {
+        use std::sync::atomic::Ordering;
+        if let Some(f) = self.fault.as_ref().filter(|f| f.point == point) {
+            if f.left.fetch_sub(1, Ordering::SeqCst) == 1 {
+                std::process::abort();
+            }
+        }
     }
 
     pub fn link(&self) -> &Link {
@@ -173,7 +218,10 @@ impl Referee {
                 let origin = Origin { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() };
                 match self.app.act_from(&role, &action, &params, &origin, vec![link::mark(ANSWERED, &id)]) {
                     // The event's post is the answer (`post_new`), and `answered` moved with it.
-                    Ok(_) => return Ok(Some(id.to_string())),
+                    Ok(_) => {
+                        self.fault("acted");
+                        return Ok(Some(id.to_string()));
+                    }
                     Err(e) => Answer::Room(Notice::refusal(&refusal(&e), id)),
                 }
             }
@@ -181,7 +229,10 @@ impl Referee {
                 let origin = Origin { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() };
                 let draft = PostDraft { text, character: None, to: None };
                 match self.app.say_from(&role, &draft, &origin, vec![link::mark(ANSWERED, &id)]) {
-                    Ok(_) => return Ok(Some(id.to_string())),
+                    Ok(_) => {
+                        self.fault("acted");
+                        return Ok(Some(id.to_string()));
+                    }
                     Err(e) => Answer::Room(Notice::refusal(&refusal(&e), id)),
                 }
             }
@@ -208,6 +259,7 @@ impl Referee {
             }
         };
         self.send_answer(id, answer).await?;
+        self.fault("answered");
         link::save(&self.app, &[link::mark(ANSWERED, &id)])?;
         Ok(Some(id.to_string()))
     }
@@ -274,6 +326,7 @@ impl Referee {
                         self.chat.send(direct, &txn, &mine.private().content()).await?;
                     }
                 }
+                self.fault("posted");
                 link::save(&self.app, &[link::mark(POSTED, &seq)])?;
             }
             posted = before - 1;
