@@ -232,7 +232,7 @@ class Request:
     event_id: str
     text: str
     logs: str = ""  # the action (or "post") it must write to the log once; "" for none
-    private: bool = False  # answered in the direct room
+    private: bool = False  # answered in the direct room, or passed over: no room reply required
 
 
 class Table:
@@ -260,11 +260,12 @@ class Table:
             ("the GM sets up a Fumbles campaign from the CLI", self.setup_campaign),
             ("matrix link makes the room; matrix invite brings ann and bo in", self.link_and_invite),
             ("the referee starts and answers !hr help", self.start_referee),
+            ("a second referee for the campaign is refused while one runs", self.second_referee),
             ("!hr actions lists what ann may do", self.ask_actions),
             ("!hr act challenge_roll is answered with a verify line", self.act_challenge_roll),
             ("!hr say and !hr log", self.say_and_log),
             ("bad commands are refused by name and log nothing", self.bad_commands),
-            ("eve, not at this table, is refused", self.eve_refused),
+            ("eve, not at this table, is refused once, then passed over", self.eve_refused),
             ("ann's view and a whisper reach her direct room only", self.private_to_ann),
             ("the GM acting from the CLI shows up in the room", self.gm_acts_from_cli),
             ("requests sent while the referee is down are answered once", self.down_and_back),
@@ -399,6 +400,12 @@ class Table:
         reply = await self.answer(request)
         check("!hr act" in reply.body, f"!hr help does not show !hr act: {reply.body!r}")
 
+    async def second_referee(self):
+        done = await self.cli.run("matrix", "run", self.campaign, "--once", ok=False)
+        check(done.returncode != 0, "a second `matrix run` for the same campaign was let in")
+        check("another referee" in done.stderr, f"the second referee's refusal: {done.stderr.strip()!r}")
+        check(self.referee.crashed() is None, "the first referee ended when a second one tried")
+
     async def ask_actions(self):
         reply = await self.answer(await self.send("ann", "!hr actions"))
         for action in ("challenge_roll", "trait_check"):
@@ -455,6 +462,10 @@ class Table:
     async def eve_refused(self):
         before = await self.log_length()
         await self.refused(await self.send("eve", "!hr act trait_check character=gandolf traits=Fireball"))
+        # More from her within the quiet time is passed over: she cannot make the referee flood.
+        more = [await self.send("eve", text, private=True) for text in ("!hr help", "!hr view", "!hr actions")]
+        await asyncio.sleep(2.0)
+        check(not any(self.replies_seen(r) for r in more), "the referee kept answering eve, who has no seat")
         check(await self.log_length() == before, "eve's refused command wrote to the log")
 
     async def private_to_ann(self):

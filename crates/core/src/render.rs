@@ -4,6 +4,7 @@
 //! than that player's view allows.
 
 use crate::event::{Body, EventKind};
+use crate::manifest::{FieldSpec, Manifest};
 use crate::params::Choices;
 use crate::table::Change;
 use crate::view::{ActionForm, LogEntry, PoolView, View};
@@ -159,7 +160,12 @@ pub fn entry(e: &LogEntry) -> String {
 }
 
 /// A view as lines of text: pools, variables, then each entity with its fields, pools and traits.
-pub fn view_lines(v: &View) -> Vec<String> {
+/// With the ruleset's `manifest`, as the table shows it: labels for what it declares, and neither
+/// its bookkeeping nor empty values.
+pub fn view_lines(v: &View, manifest: Option<&Manifest>) -> Vec<String> {
+    let shown = |spec: Option<&FieldSpec>, val: &Value| !val.is_null() && !spec.is_some_and(|s| s.bookkeeping);
+    let label =
+        |spec: Option<&FieldSpec>, name: &str| spec.and_then(|s| s.label.clone()).unwrap_or_else(|| name.to_string());
     let mut out = vec![format!(
         "{} — {} {} (seen by {}), round {}, {} events",
         v.campaign.name, v.campaign.ruleset.name, v.campaign.ruleset.version, v.viewer, v.round, v.campaign.events
@@ -177,13 +183,21 @@ pub fn view_lines(v: &View) -> Vec<String> {
         out.push(format!("pools: {}", v.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · ")));
     }
     for (k, val) in &v.vars {
-        out.push(format!("{k}: {}", value(val)));
+        let spec = manifest.and_then(|m| m.vars.get(k));
+        if manifest.is_none() || shown(spec, val) {
+            out.push(format!("{}: {}", label(spec, k), value(val)));
+        }
     }
     for e in v.entities.values() {
         let owner = e.owner.as_ref().map(|o| format!(" ({o})")).unwrap_or_default();
-        out.push(format!("\n{} [{}]{owner}", e.name, e.kind));
+        let kind = manifest.and_then(|m| m.kinds.get(&e.kind));
+        let kind_label = kind.and_then(|k| k.label.clone()).unwrap_or_else(|| e.kind.clone());
+        out.push(format!("\n{} [{kind_label}]{owner}", e.name));
         for (k, val) in &e.fields {
-            out.push(format!("  {k}: {}", value(val)));
+            let spec = kind.and_then(|kind| kind.fields.get(k));
+            if manifest.is_none() || shown(spec, val) {
+                out.push(format!("  {}: {}", label(spec, k), value(val)));
+            }
         }
         if !e.pools.is_empty() {
             out.push(format!("  {}", e.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · ")));

@@ -9,6 +9,7 @@ use crate::room::{user_id, Chat};
 use crate::MatrixError;
 use houserule_app::checked;
 use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::config::RequestConfig;
 use matrix_sdk::ruma::OwnedDeviceId;
 use matrix_sdk::{Client, SessionMeta, SessionTokens};
 use sha2::{Digest, Sha256};
@@ -25,9 +26,17 @@ fn session_file(homeserver: &str, user: &str) -> Option<PathBuf> {
     Some(checked::config_dir()?.join("matrix").join(format!("{name}.json")))
 }
 
+/// How often, and for how long at most, one request is tried again before its failure is
+/// reported (matrix-sdk's own default is forever: `link` and `invite` would hang on a
+/// homeserver that cannot be reached, where they must say so). The referee tries again by
+/// itself ([`crate::referee::RETRY`]).
+const RETRIES: usize = 3;
+const RETRY_TIME: std::time::Duration = std::time::Duration::from_secs(20);
+
 async fn client(homeserver: &str) -> Result<Client, MatrixError> {
     Client::builder()
         .homeserver_url(homeserver)
+        .request_config(RequestConfig::new().retry_limit(RETRIES).max_retry_time(RETRY_TIME))
         .build()
         .await
         .map_err(|e| MatrixError::Usage(format!("'{homeserver}' is not a homeserver this can reach: {e}")))
@@ -44,10 +53,12 @@ async fn with_token(
     let meta = SessionMeta { user_id: user_id(user)?, device_id: device.unwrap_or_else(|| "HOUSERULE".into()) };
     let tokens = SessionTokens { access_token: token.to_string(), refresh_token: None };
     client.restore_session(MatrixSession { meta, tokens }).await.map_err(|e| MatrixError::Login(e.to_string()))?;
-    let me = client.whoami().await.map_err(|e| {
-        MatrixError::Login(format!(
-            "the homeserver refused the session ({e}): log in again with `houserule matrix link`"
-        ))
+    let me = client.whoami().await.map_err(|e| match e.as_client_api_error() {
+        Some(_) => MatrixError::Login(format!(
+            "the homeserver refused the session ({e}): log in again (`houserule matrix link`, or Link on the Online panel)"
+        )),
+        // Not an answer from the homeserver: it could not be reached, so trying later may do.
+        None => MatrixError::Http { doing: "reaching the homeserver", message: e.to_string() },
     })?;
     if me.user_id.as_str() != user {
         return Err(MatrixError::Login(format!("the access token is {}'s, not {user}'s", me.user_id)));

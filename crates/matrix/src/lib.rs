@@ -6,7 +6,8 @@
 //! - [`seat`]: gives a Matrix account a player's seat, with a direct room for what only that
 //!   player may see;
 //! - [`referee::Referee`]: reads `!hr` commands ([`commands`]) in room order, takes actions as
-//!   the sender's player, answers each request once and posts every event ([`messages`]).
+//!   the sender's player, answers each request once and posts every event ([`messages`]);
+//! - [`online::MatrixOnline`]: the same inside the desktop app, run from its Online panel.
 //!
 //! What the file keeps of the room is in [`link`]. Only unencrypted rooms are played in: a room
 //! with end-to-end encryption is refused, when linking and whenever the referee meets it.
@@ -15,6 +16,7 @@ pub mod account;
 pub mod commands;
 pub mod link;
 pub mod messages;
+pub mod online;
 pub mod referee;
 pub mod room;
 
@@ -38,6 +40,8 @@ pub enum MatrixError {
     Http { doing: &'static str, message: String },
     #[error("{0}")]
     Damaged(String),
+    #[error("another referee answers this campaign's room already ({0}): stop it first (one referee per campaign, the desktop app or `houserule matrix run`)")]
+    Busy(String),
     #[error("no campaign is open")]
     NoCampaign,
     #[error("{}", .0.message)]
@@ -55,7 +59,7 @@ impl MatrixError {
     pub fn code(&self) -> ErrorCode {
         match self {
             MatrixError::Usage(_) => ErrorCode::BadRequest,
-            MatrixError::Login(_) | MatrixError::Encrypted(_) => ErrorCode::Refused,
+            MatrixError::Login(_) | MatrixError::Encrypted(_) | MatrixError::Busy(_) => ErrorCode::Refused,
             MatrixError::Http { .. } => ErrorCode::Storage,
             MatrixError::Damaged(_) => ErrorCode::BadFile,
             MatrixError::NoCampaign => ErrorCode::NoCampaign,

@@ -3,7 +3,8 @@
 //! Guarantees:
 //! - *Who acts*: a request acts as the player whose seat its sender holds; the sender is the
 //!   account the homeserver says sent the message, never anything the message says. A sender
-//!   with no seat is refused.
+//!   with no seat is refused — answered once per [`QUIET`] at most, so that nobody outside the
+//!   table can make the referee flood the room.
 //! - *Exactly once*: requests are read in room order from the place the file keeps. An action
 //!   is committed with its message's id in its event and the `answered` mark in the same
 //!   transaction, so after a crash it is neither lost nor taken twice; other answers are sent
@@ -14,6 +15,11 @@
 //! - *Who sees what*: the room gets each event as the public sees it; a seated player whose own
 //!   view of it shows more gets that privately, in their direct room; what only the GM may see
 //!   goes nowhere (a `!hr view` from the GM's account is answered with the public view).
+//!
+//! - *One referee per campaign*: a referee holds an exclusive lock for the campaign (a file in
+//!   the GM's configuration folder, released by the system when its process ends, however it
+//!   ends), so a second one — the desktop app and `houserule matrix run` at once — is refused
+//!   instead of answering the same requests again.
 //!
 //! The exactly-once claim is tested by crashing the referee at each point where it could be
 //! lost: [`FAULT_ENV`] makes the process abort there, as a kill -9 would (tests/matrix).
@@ -36,7 +42,10 @@ use std::time::Duration;
 /// How long one wait for the room lasts: also how soon the GM's own actions are posted.
 const WAIT: Duration = Duration::from_secs(1);
 /// After a failed request to the homeserver, the pause before trying again.
-const RETRY: Duration = Duration::from_secs(5);
+pub const RETRY: Duration = Duration::from_secs(5);
+/// How long an account without a seat waits between two answers (the requests between are
+/// passed over).
+pub const QUIET: Duration = Duration::from_secs(600);
 /// Campaign events posted per read of the log.
 const POST_PAGE: u64 = 50;
 
@@ -79,6 +88,24 @@ pub struct Referee {
     /// The campaign file's name, for the verify line of posts.
     file: String,
     fault: Option<Fault>,
+    /// The lock that makes this the campaign's only referee (held while this lives).
+    _lock: std::fs::File,
+    /// When each account without a seat was last answered (the homeserver's time, in ms).
+    strangers: std::sync::Mutex<std::collections::HashMap<String, u64>>,
+}
+
+/// Takes the campaign's referee lock, or says another referee holds it.
+fn lock(campaign: &str) -> Result<std::fs::File, MatrixError> {
+    let dir = houserule_app::checked::config_dir().unwrap_or_else(std::env::temp_dir).join("matrix");
+    let path = dir.join(format!("referee-{campaign}.lock"));
+    let failed = |e: std::io::Error| MatrixError::Internal(format!("the referee lock {}: {e}", path.display()));
+    std::fs::create_dir_all(&dir).map_err(failed)?;
+    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(failed)?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(MatrixError::Busy(format!("it holds {}", path.display()))),
+        Err(std::fs::TryLockError::Error(e)) => Err(failed(e)),
+    }
 }
 
 fn short(text: &str) -> String {
@@ -96,11 +123,12 @@ impl Referee {
     /// Resumes the GM's session and checks the room is still one the referee can play in.
     pub async fn start(app: App) -> Result<Referee, MatrixError> {
         let link = link::linked(&app)?;
-        let (_, path) = app.current().ok_or(MatrixError::NoCampaign)?;
+        let (info, path) = app.current().ok_or(MatrixError::NoCampaign)?;
         let file = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let lock = lock(&info.id)?;
         let chat = account::resume(&link.homeserver, &link.user).await?;
         chat.check_unencrypted(&link.room).await?;
-        Ok(Referee { app, chat, link, file, fault: Fault::from_env()? })
+        Ok(Referee { app, chat, link, file, fault: Fault::from_env()?, _lock: lock, strangers: Default::default() })
     }
 
     /// Aborts the process here when [`FAULT_ENV`] says so.
@@ -119,25 +147,33 @@ impl Referee {
 
     /// Answers every waiting request and posts every new event; with `once`, returns when
     /// nothing is left, else keeps watching the room (a homeserver that fails is tried again;
-    /// `report` hears about it).
-    pub async fn run(&self, once: bool, mut report: impl FnMut(&str)) -> Result<(), MatrixError> {
+    /// `report` hears of the trouble, and `None` once it has cleared).
+    pub async fn run(&self, once: bool, mut report: impl FnMut(Option<&str>)) -> Result<(), MatrixError> {
         let mut since: Option<String> = None;
+        let mut troubled = false;
         loop {
             match self.pass().await {
                 Ok(0) if once => return Ok(()),
                 Ok(_) if once => continue,
                 Ok(_) => {}
                 Err(e @ MatrixError::Http { .. }) if !once => {
-                    report(&format!("{e}; trying again in {} s", RETRY.as_secs()));
+                    troubled = true;
+                    report(Some(&format!("{e}; trying again in {} s", RETRY.as_secs())));
                     tokio::time::sleep(RETRY).await;
                     continue;
                 }
                 Err(e) => return Err(e),
             }
             match self.chat.wait(&self.link.room, since.as_deref(), WAIT).await {
-                Ok(next) => since = Some(next),
+                Ok(next) => {
+                    since = Some(next);
+                    if std::mem::take(&mut troubled) {
+                        report(None);
+                    }
+                }
                 Err(e) => {
-                    report(&format!("{e}; trying again in {} s", RETRY.as_secs()));
+                    troubled = true;
+                    report(Some(&format!("{e}; trying again in {} s", RETRY.as_secs())));
                     tokio::time::sleep(RETRY).await;
                 }
             }
@@ -207,6 +243,11 @@ impl Referee {
             Some(_) => Some("the GM".to_string()),
             None => None,
         };
+        if role.is_none() && !self.may_answer_stranger(sender, event["origin_server_ts"].as_u64().unwrap_or(0)) {
+            // Noted as answered, and left unanswered: nobody can flood the room through the referee.
+            link::save(&self.app, &[link::mark(ANSWERED, &id)])?;
+            return Ok(Some(id.to_string()));
+        }
         let answer = match (request, role) {
             (Err(e), _) => Answer::Room(Notice::refusal(&e.to_string(), id)),
             (Ok(Request::Help), _) => Answer::Room(Notice::text(commands::help(player.as_deref()), Some(id))),
@@ -246,8 +287,9 @@ impl Referee {
                 Answer::Room(Notice::text(lines.join("\n"), Some(id)))
             }
             (Ok(Request::View), Some(role)) => {
-                let public = render::view_lines(&self.app.view(&Role::Public)?).join("\n");
-                let own = render::view_lines(&self.app.view(&role)?).join("\n");
+                let manifest = self.app.manifest().ok();
+                let lines = |v| render::view_lines(&v, manifest.as_ref()).join("\n");
+                let (public, own) = (lines(self.app.view(&Role::Public)?), lines(self.app.view(&role)?));
                 self.split(id, &role, direct, public, own)
             }
             (Ok(Request::Log { count }), Some(role)) => {
@@ -262,6 +304,19 @@ impl Referee {
         self.fault("answered");
         link::save(&self.app, &[link::mark(ANSWERED, &id)])?;
         Ok(Some(id.to_string()))
+    }
+
+    /// Whether a request at `at` (the homeserver's time, in ms) from `sender`, who has no seat,
+    /// is answered: one answer per [`QUIET`] for each such account, the rest are passed over.
+    fn may_answer_stranger(&self, sender: &str, at: u64) -> bool {
+        let mut last = self.strangers.lock().unwrap_or_else(|p| p.into_inner());
+        match last.get(sender) {
+            Some(&t) if at < t + QUIET.as_millis() as u64 => false,
+            _ => {
+                last.insert(sender.to_string(), at);
+                true
+            }
+        }
     }
 
     /// The public text goes to the room; a player who may see more gets their own privately.

@@ -164,8 +164,9 @@ fn event_check(store: &Store, seq: u64, hash: &str) -> verification::Check {
     }
 }
 
+/// The view with every field the file has (the GM's command line hides nothing the viewer may see).
 fn print_view(v: &View) {
-    for line in render::view_lines(v) {
+    for line in render::view_lines(v, None) {
         crate::say!("{line}");
     }
 }

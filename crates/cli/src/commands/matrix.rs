@@ -98,7 +98,12 @@ pub fn run(file: &Path, once: bool) -> Result<bool, Failure> {
             if !once {
                 crate::note!("refereeing {} in room {} (stop with Ctrl-C)", file.display(), referee.link().room);
             }
-            referee.run(once, |problem| crate::note!("{problem}")).await
+            referee
+                .run(once, |problem| match problem {
+                    Some(p) => crate::note!("{p}"),
+                    None => crate::note!("the homeserver answers again"),
+                })
+                .await
         })
         .map_err(failure)?;
     Ok(true)
