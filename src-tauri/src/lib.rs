@@ -7,7 +7,9 @@
 //! (committed actions, reloads, rule errors) are pushed to the window as `houserule-event`. The
 //! window loads the bundled UI (never the HTTP server) and may call only what its capability
 //! grants: these commands, event listening, and the open/save dialogs. The shell installs a
-//! [`houserule_host::Host`], so the GM can serve the table to browsers from the Players panel.
+//! [`houserule_host::Host`], so the GM can serve the table to browsers from the Players panel,
+//! and the Matrix referee ([`houserule_matrix::online::MatrixOnline`]), so the GM can play the
+//! campaign in a Matrix room from the Online panel while it is open.
 
 use houserule_app::calls::{Call, Caller, Host};
 use houserule_app::front::App;
@@ -50,6 +52,8 @@ pub fn builder<R: Runtime>(builder: tauri::Builder<R>, open_at_start: Option<std
         let state = App::new(recent);
         // The Players panel serves the table to browsers through this (stopped with the app).
         state.install_server(std::sync::Arc::new(houserule_host::Host::new()));
+        // The Online panel referees the campaign in its Matrix room (stopped with the app).
+        state.install_online(std::sync::Arc::new(houserule_matrix::online::MatrixOnline::new()));
         let events = state.subscribe();
         let handle = app.handle().clone();
         std::thread::Builder::new().name("houserule-window-events".into()).spawn(move || {
@@ -58,7 +62,9 @@ pub fn builder<R: Runtime>(builder: tauri::Builder<R>, open_at_start: Option<std
             }
         })?;
         if let Some(path) = &open_at_start {
-            if let Err(e) = state.open(path) {
+            // As the window's own Open does: a linked campaign's referee starts with it.
+            let open = Call::read("open", serde_json::json!({ "path": path }));
+            if let Err(e) = open.and_then(|c| state.call(&Caller { role: Role::Gm, host: Host::Desktop }, c, None)) {
                 eprintln!("houserule: could not open {}: {}", path.display(), e.message);
             }
         }

@@ -6,6 +6,14 @@
 
 It runs in the interpreter that imports this module (the test venv), writes its own config,
 relaxes every rate limit so tests never wait on a 429, and leaves `homeserver.log` in tmpdir.
+
+By default it does not federate. With `federation=Federation(...)` it also listens for the
+server-server API over TLS (a self-signed certificate it makes; peers do not verify it), talks to
+the listed peers only, and lets outbound federation reach the given private address ranges:
+
+    Homeserver(tmpdir, "10.77.0.1:8448", port=8008, launcher=["ip", "netns", "exec", "ns-a"],
+               federation=Federation("10.77.0.1", 8448, peers=["10.77.0.2:8448"],
+                                     allow=["10.77.0.0/24"]))
 """
 
 import hashlib
@@ -20,6 +28,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -50,6 +59,50 @@ RATE_LIMITS = {
 }
 
 
+@dataclass
+class Federation:
+    """The TLS listener for the server-server API, and whom to federate with.
+
+    bind/port: where peers reach this server (its server name should be "bind:port" when it is
+    an IP literal). peers: the server names federation is allowed with (Synapse's
+    federation_domain_whitelist; this server's own name is added). allow: address ranges that
+    outbound federation may reach although Synapse blocks private ranges by default (cut out of
+    ip_range_blacklist and put in ip_range_whitelist)."""
+
+    bind: str
+    port: int = 8448
+    peers: list = field(default_factory=list)
+    allow: list = field(default_factory=list)
+
+
+# Retries soon: Synapse's default waits 10 minutes before trying a peer that failed once again.
+FEDERATION_RETRIES = {
+    "destination_min_retry_interval": "1s",
+    "destination_retry_multiplier": 1,
+    "destination_max_retry_interval": "2s",
+    "max_short_retry_delay": 500,  # ms
+    "max_long_retry_delay": "2s",
+}
+# Inbound federation is never slowed down or refused (synapse/config/ratelimiting.py).
+FEDERATION_RATE = {
+    "window_size": 1000,
+    "sleep_limit": 100000,
+    "sleep_delay": 1,
+    "reject_limit": 100000,
+    "concurrent": 1000,
+}
+
+
+def blocklist_without(allowed):
+    """Synapse's default blocklist of outbound addresses (private ranges and the like) less the
+    `allowed` ranges."""
+    from netaddr import IPSet
+    from synapse.config.server import DEFAULT_IP_RANGE_BLOCKLIST
+
+    kept = IPSet(DEFAULT_IP_RANGE_BLOCKLIST) - IPSet(allowed)
+    return [str(cidr) for cidr in kept.iter_cidrs()]
+
+
 def free_port():
     """A TCP port on 127.0.0.1 that nobody listens on right now."""
     with socket.socket() as s:
@@ -60,17 +113,25 @@ def free_port():
 class Homeserver:
     """One Synapse process, started on enter and stopped on exit."""
 
-    def __init__(self, tmpdir, server_name="localhost"):
+    def __init__(
+        self, tmpdir, server_name="localhost", *, port=None, bind="127.0.0.1", launcher=(), federation=None
+    ):
+        """port/bind: the client API's listener (a free loopback port by default). launcher: an
+        argv prefix Synapse is started with (e.g. `ip netns exec NS`). federation: a Federation,
+        or None for a homeserver that federates with nobody."""
         self.dir = Path(tmpdir)
         self.server_name = server_name
-        self.port = free_port()
+        self.bind = bind
+        self.port = port or free_port()
+        self.launcher = list(launcher)
+        self.federation = federation
         self.shared_secret = secrets.token_hex(16)
         self.log_path = self.dir / "homeserver.log"
         self.proc = None
 
     @property
     def url(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.bind}:{self.port}"
 
     def __enter__(self):
         self.start()
@@ -87,7 +148,7 @@ class Homeserver:
         config = self.write_config()
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "synapse.app.homeserver", "--config-path", str(config)],
+            [*self.launcher, sys.executable, "-m", "synapse.app.homeserver", "--config-path", config],
             cwd=self.dir,
             stdin=subprocess.DEVNULL,
             stdout=log,
@@ -142,20 +203,102 @@ class Homeserver:
         return path
 
     def config(self, key_path, log_config):
+        config = self.base_config(key_path, log_config)
+        if self.federation:
+            config.update(self.federation_config())
+        return config
+
+    def federation_config(self):
+        """What federating with the peers of self.federation takes (over base_config)."""
+        fed = self.federation
+        cert, key = self.write_tls_certificate(fed.bind)
+        return {
+            "listeners": [
+                *self.base_listeners(),
+                {
+                    "port": fed.port,
+                    "bind_addresses": [fed.bind],
+                    "type": "http",
+                    "tls": True,
+                    "x_forwarded": False,
+                    "resources": [{"names": ["federation"], "compress": False}],
+                },
+            ],
+            "tls_certificate_path": str(cert),
+            "tls_private_key_path": str(key),
+            "federation_verify_certificates": False,
+            "federation_domain_whitelist": sorted({self.server_name, *fed.peers}),
+            # A server name that is an IP literal is checked against the blocklist alone (the
+            # whitelist is not consulted: synapse/http/matrixfederationclient.py wraps its agent
+            # in BlocklistingAgentWrapper(ip_blocklist=...)), so the allowed ranges are cut out
+            # of Synapse's default blocklist as well as whitelisted.
+            "ip_range_blacklist": blocklist_without(fed.allow),
+            "ip_range_whitelist": list(fed.allow),
+            "trusted_key_servers": [],
+            "federation": FEDERATION_RETRIES,
+            "rc_federation": FEDERATION_RATE,
+        }
+
+    def write_tls_certificate(self, host):
+        """A self-signed certificate for host (an IP or a name) and its key; returns the paths."""
+        import datetime
+        import ipaddress
+
+        from cryptography import x509
+        from cryptography.hazmat.primitives import hashes, serialization
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from cryptography.x509.oid import NameOID
+
+        cert_path, key_path = self.dir / "tls.crt", self.dir / "tls.key"
+        if cert_path.exists() and key_path.exists():
+            return cert_path, key_path
+        key = ec.generate_private_key(ec.SECP256R1())
+        try:
+            alt = x509.IPAddress(ipaddress.ip_address(host))
+        except ValueError:
+            alt = x509.DNSName(host)
+        name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)])
+        now = datetime.datetime.now(datetime.timezone.utc)
+        cert = (
+            x509.CertificateBuilder()
+            .subject_name(name)
+            .issuer_name(name)
+            .public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(hours=1))
+            .not_valid_after(now + datetime.timedelta(days=2))
+            .add_extension(x509.SubjectAlternativeName([alt]), critical=False)
+            .sign(key, hashes.SHA256())
+        )
+        cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+        key_path.write_bytes(
+            key.private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.TraditionalOpenSSL,
+                serialization.NoEncryption(),
+            )
+        )
+        key_path.chmod(0o600)
+        return cert_path, key_path
+
+    def base_listeners(self):
+        return [
+            {
+                "port": self.port,
+                "bind_addresses": [self.bind],
+                "type": "http",
+                "tls": False,
+                "x_forwarded": False,
+                "resources": [{"names": ["client"], "compress": False}],
+            }
+        ]
+
+    def base_config(self, key_path, log_config):
         return {
             "server_name": self.server_name,
             "public_baseurl": self.url + "/",
             "pid_file": str(self.dir / "homeserver.pid"),
-            "listeners": [
-                {
-                    "port": self.port,
-                    "bind_addresses": ["127.0.0.1"],
-                    "type": "http",
-                    "tls": False,
-                    "x_forwarded": False,
-                    "resources": [{"names": ["client"], "compress": False}],
-                }
-            ],
+            "listeners": self.base_listeners(),
             "database": {"name": "sqlite3", "args": {"database": str(self.dir / "homeserver.db")}},
             "log_config": str(log_config),
             "media_store_path": str(self.dir / "media"),

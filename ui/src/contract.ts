@@ -694,6 +694,52 @@ export type HostStart = {
   port?: number | null;
 };
 
+/** The campaign's room and its referee. */
+export type Online = {
+  /** What kind of network (`matrix`). */
+  network: string;
+  homeserver: string;
+  /** The account the referee speaks with (the GM's). */
+  user: string;
+  room: string;
+  /** Who sits where, by account. */
+  seats: OnlineSeat[];
+  /** Whether the referee answers the room now. */
+  refereeing: boolean;
+  /** Since when it does (RFC 3339, UTC). */
+  since?: string | null;
+  /** The latest trouble (an unreachable homeserver, an encrypted room), until it clears. */
+  problem?: string | null;
+};
+
+/** An account seated as a player. */
+export type OnlineSeat = {
+  user: string;
+  player: string;
+  /** The direct room where what only this player may see is sent. */
+  direct: string;
+};
+
+/** Linking the campaign in play to a room, logged in as the GM's account. */
+export type OnlineLink = {
+  /** The homeserver's address, e.g. `https://matrix.example.org`. */
+  homeserver: string;
+  /** The GM's account, which the referee speaks with, e.g. `@gm:example.org`. */
+  user: string;
+  /** The account's password: used once to log in, kept nowhere. */
+  password: string;
+  /** The room to play in (its id or alias); none: the one linked already, else a new room. */
+  room?: string | null;
+};
+
+/** Giving a player's seat to an account. */
+export type OnlineInvite = {
+  /** The player's account, e.g. `@ann:example.org`. */
+  user: string;
+  /** The player it plays as (`ann` or `player:ann`). */
+  player: string;
+};
+
 /** Where to write a copy of the campaign, and for whom (`player`: a player's copy; none: in full). */
 export type ShareCopy = {
   path: string;
@@ -1063,6 +1109,16 @@ export interface Calls {
   host_start: { params: HostStart; result: Serving };
   /** Stops serving: every browser is disconnected. Whether it was serving. */
   host_stop: { params: Nothing; result: boolean };
+  /** The campaign's room online (Matrix), who is seated there, and whether the referee answers it (none: not linked, or this program cannot play online). */
+  online: { params: Nothing; result: Online | null };
+  /** Links the campaign in play to a room as the GM's account (the password logs in once and is kept nowhere) and starts refereeing it: players act by `!hr` messages. */
+  online_link: { params: OnlineLink; result: Online };
+  /** Seats a player's account: invited to the room and to a direct room for what only that player may see (a player has one account: an older one loses the seat). */
+  online_invite: { params: OnlineInvite; result: Online };
+  /** Starts refereeing the linked campaign (it starts by itself when the campaign is opened). */
+  online_start: { params: Nothing; result: Online };
+  /** Stops refereeing: requests wait in the room until it starts again. Whether it ran. */
+  online_stop: { params: Nothing; result: boolean };
   /** Writes a copy of the campaign in play to share, from the desktop app: in full (for another GM: seed included, no join links) or for one player (what they may not see redacted to its digest; it still verifies). The path must not exist yet. */
   share_copy: { params: ShareCopy; result: ShareReport };
   /** Removes a player from the table: their join link ends, then their connections close (a new link lets them back). */

@@ -10,6 +10,7 @@ use crate::campaign::{Acted, Campaign, CampaignError, FormOdds, NewCampaign};
 use crate::catalog::{self, Catalog};
 use crate::invites::{self, InviteError};
 use crate::lab::{self, LabProgress};
+use crate::online::OnlineTable;
 use crate::origin::Taking;
 use crate::reload::{ReloadError, ReloadReport};
 use crate::serving::{Serving, TableServer};
@@ -84,6 +85,8 @@ pub struct App {
     entries: Arc<crate::entries::Entries>,
     /// The server the front end installed to serve the table to browsers, if it can.
     server: Arc<Mutex<Option<Arc<dyn TableServer>>>>,
+    /// The referee the front end installed to play online, if it can.
+    online: Arc<Mutex<Option<Arc<dyn OnlineTable>>>>,
 }
 
 /// Someone following the app: told each event, returns whether it still listens.
@@ -455,12 +458,18 @@ impl App {
                 };
                 if caller.host == Host::Desktop {
                     self.stop_serving()?;
+                    self.stop_online();
                 }
-                json(self.create(&path, &p.ruleset, &p.settings, &p.name)?)
+                let info = self.create(&path, &p.ruleset, &p.settings, &p.name)?;
+                self.follow_online();
+                json(info)
             }
             Call::Open(p) => {
                 self.stop_serving()?;
-                json(self.open(&p.path)?)
+                self.stop_online();
+                let info = self.open(&p.path)?;
+                self.follow_online();
+                json(info)
             }
             Call::Recent(_) => json(self.recent_files()),
             Call::Campaign(_) => json(self.current().map(|(info, _)| info)),
@@ -554,6 +563,11 @@ impl App {
                 let connections = self.server().map_or(0, |s| s.disconnect(&format!("player:{}", p.player.trim())));
                 json(calls::Removed { link_ended, connections })
             }
+            call @ (Call::Online(_)
+            | Call::OnlineLink(_)
+            | Call::OnlineInvite(_)
+            | Call::OnlineStart(_)
+            | Call::OnlineStop(_)) => crate::online::answer(self, self.online(), call),
             Call::Manifest(_) => json(self.manifest()?),
             Call::HouseRules(_) => json(self.house_rules()?),
             Call::SaveHouseRule(p) => json(self.save_house_rule(&p.name, &p.text)?),
@@ -573,6 +587,29 @@ impl App {
     /// Lets the calls serve the table to browsers through `server` (see [`crate::serving`]).
     pub fn install_server(&self, server: Arc<dyn TableServer>) {
         *self.server.lock().unwrap_or_else(|p| p.into_inner()) = Some(server);
+    }
+
+    /// Lets the calls play online through `online` (see [`crate::online`]).
+    pub fn install_online(&self, online: Arc<dyn OnlineTable>) {
+        *self.online.lock().unwrap_or_else(|p| p.into_inner()) = Some(online);
+    }
+
+    fn online(&self) -> Option<Arc<dyn OnlineTable>> {
+        self.online.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Stops the referee (before another campaign takes this one's place).
+    fn stop_online(&self) {
+        if let Some(o) = self.online() {
+            o.stop();
+        }
+    }
+
+    /// Starts refereeing the campaign just opened, when it is linked.
+    fn follow_online(&self) {
+        if let Some(o) = self.online() {
+            o.opened(self);
+        }
     }
 
     fn server(&self) -> Option<Arc<dyn TableServer>> {

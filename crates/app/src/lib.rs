@@ -10,6 +10,8 @@
 //! - [`invites`]: the join links players prove who they are with; [`serving`]: the table served
 //!   to browsers, as the calls see it (the server itself is the `houserule-host` crate);
 //! - [`origin`]: the message a bridge took an action from (a Matrix room), recorded with it;
+//!   [`online`]: the campaign's referee in a room, as the calls see it (the referee itself is
+//!   the `houserule-matrix` crate);
 //! - [`lab`]: the balance lab, one scene played many times with and without house rules;
 //! - [`undo`]: the GM taking actions back, and setting values by hand;
 //! - [`catalog`] and [`folders`]: the rulesets there are, and reading rules from folders;
@@ -26,6 +28,7 @@ pub mod folders;
 pub mod front;
 pub mod invites;
 pub mod lab;
+pub mod online;
 pub mod origin;
 pub mod pinned;
 pub mod reads;

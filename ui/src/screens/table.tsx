@@ -13,9 +13,11 @@ import { PostBox } from "./post";
 import { HouseRules } from "./rules";
 import { PlayersPanel } from "./players";
 import { BalanceLab } from "./balance";
+import { OnlinePanel } from "./online";
 import { Diagnostics, ErrorBox } from "../ui/errors";
 
 type Pane = "table" | "actions" | "log";
+type Tab = "table" | "rules" | "players" | "online" | "balance";
 
 /** Whether a media query matches now (and re-renders when that changes). */
 function useMedia(query: string): boolean {
@@ -34,10 +36,10 @@ function useMedia(query: string): boolean {
 export function TableScreen({ store }: { store: Store }) {
   const s = useStore(store);
   const gm = s.role === "gm";
-  const [tab, setTab] = useState<"table" | "rules" | "players" | "balance">("table");
+  const [tab, setTab] = useState<Tab>("table");
   const [pane, setPane] = useState<Pane>("table");
   const [rulesOpened, setRulesOpened] = useState(false);
-  const openTab = (t: "table" | "rules" | "players" | "balance") => {
+  const openTab = (t: Tab) => {
     if (t === "rules") setRulesOpened(true);
     setTab(t);
   };
@@ -76,6 +78,11 @@ export function TableScreen({ store }: { store: Store }) {
             <button type="button" role="tab" aria-selected={tab === "players"} onClick={() => openTab("players")}>
               Players
             </button>
+            {s.host === "desktop" && (
+              <button type="button" role="tab" aria-selected={tab === "online"} onClick={() => openTab("online")}>
+                Online
+              </button>
+            )}
             <button type="button" role="tab" aria-selected={tab === "balance"} onClick={() => openTab("balance")}>
               Balance
             </button>
@@ -130,6 +137,11 @@ export function TableScreen({ store }: { store: Store }) {
       {gm && tab === "players" && (
         <div class="players-wrap">
           <PlayersPanel store={store} />
+        </div>
+      )}
+      {gm && tab === "online" && (
+        <div class="online-wrap">
+          <OnlinePanel store={store} />
         </div>
       )}
       {gm && tab === "balance" && (

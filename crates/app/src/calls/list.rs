@@ -61,6 +61,19 @@ calls! {
     HostStart "host_start" (HostStart) -> Serving, Desktop;
     /// Stops serving: every browser is disconnected. Whether it was serving.
     HostStop "host_stop" (Nothing) -> bool, Desktop;
+    /// The campaign's room online (Matrix), who is seated there, and whether the referee answers
+    /// it (none: not linked, or this program cannot play online).
+    Online "online" (Nothing) -> Option<Online>, Gm;
+    /// Links the campaign in play to a room as the GM's account (the password logs in once and
+    /// is kept nowhere) and starts refereeing it: players act by `!hr` messages.
+    OnlineLink "online_link" (OnlineLink) -> Online, Desktop;
+    /// Seats a player's account: invited to the room and to a direct room for what only that
+    /// player may see (a player has one account: an older one loses the seat).
+    OnlineInvite "online_invite" (OnlineInvite) -> Online, Desktop;
+    /// Starts refereeing the linked campaign (it starts by itself when the campaign is opened).
+    OnlineStart "online_start" (Nothing) -> Online, Desktop;
+    /// Stops refereeing: requests wait in the room until it starts again. Whether it ran.
+    OnlineStop "online_stop" (Nothing) -> bool, Desktop;
     /// Writes a copy of the campaign in play to share, from the desktop app: in full (for another
     /// GM: seed included, no join links) or for one player (what they may not see redacted to
     /// its digest; it still verifies). The path must not exist yet.

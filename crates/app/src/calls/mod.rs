@@ -12,6 +12,7 @@ mod replies;
 use crate::campaign::FormOdds;
 use crate::invites::{Invite, NewInvite};
 use crate::lab::LabProgress;
+use crate::online::{Online, OnlineInvite, OnlineLink};
 use crate::reload::ReloadReport;
 use crate::serving::{HostStart, Serving};
 use crate::Acted;
