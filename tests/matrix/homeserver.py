@@ -103,6 +103,18 @@ def blocklist_without(allowed):
     return [str(cidr) for cidr in kept.iter_cidrs()]
 
 
+def listener(port, bind, tls, resource):
+    """One of Synapse's HTTP listeners, serving `resource` (client, federation)."""
+    return {
+        "port": port,
+        "bind_addresses": [bind],
+        "type": "http",
+        "tls": tls,
+        "x_forwarded": False,
+        "resources": [{"names": [resource], "compress": False}],
+    }
+
+
 def free_port():
     """A TCP port on 127.0.0.1 that nobody listens on right now."""
     with socket.socket() as s:
@@ -215,14 +227,7 @@ class Homeserver:
         return {
             "listeners": [
                 *self.base_listeners(),
-                {
-                    "port": fed.port,
-                    "bind_addresses": [fed.bind],
-                    "type": "http",
-                    "tls": True,
-                    "x_forwarded": False,
-                    "resources": [{"names": ["federation"], "compress": False}],
-                },
+                listener(fed.port, fed.bind, tls=True, resource="federation"),
             ],
             "tls_certificate_path": str(cert),
             "tls_private_key_path": str(key),
@@ -282,16 +287,7 @@ class Homeserver:
         return cert_path, key_path
 
     def base_listeners(self):
-        return [
-            {
-                "port": self.port,
-                "bind_addresses": [self.bind],
-                "type": "http",
-                "tls": False,
-                "x_forwarded": False,
-                "resources": [{"names": ["client"], "compress": False}],
-            }
-        ]
+        return [listener(self.port, self.bind, tls=False, resource="client")]
 
     def base_config(self, key_path, log_config):
         return {

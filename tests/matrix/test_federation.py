@@ -122,8 +122,11 @@ class FederatedTable(Table):
         """fn(*args) from a thread in namespace a (where A's client API is)."""
         return await asyncio.to_thread(self.net.call, "a", fn, *args)
 
-    async def play(self):
-        steps = [
+    def homeservers(self):
+        return {f"homeserver {side} ({hs.server_name})": hs for side, hs in (("A", self.hs_a), ("B", self.hs_b))}
+
+    def steps(self):
+        return [
             ("Synapse A and B start, each in its own network namespace", self.start_homeservers),
             ("A and B meet only at their federation ports; each client API stays home", self.isolation),
             ("gm registers on A; ann, bo and eve register on B", self.register),
@@ -142,25 +145,6 @@ class FederatedTable(Table):
             ("one reply per request, one log event per act, in room order", self.account),
             ("ann's shared copy verifies the hash posted in the room", self.verify_share),
         ]
-        for name, step in steps:
-            started = time.monotonic()
-            await step()
-            self.passed += 1
-            print(f"  ok  {name} ({time.monotonic() - started:.1f} s)", flush=True)
-
-    async def close(self):
-        self.referee.stop()
-        await asyncio.gather(*(p.close() for p in self.players.values()), return_exceptions=True)
-        self.hs_a.stop()
-        self.hs_b.stop()
-
-    def report_failure(self, error):
-        print(f"  FAILED: {error}", flush=True)
-        if not isinstance(error, Failed):
-            traceback.print_exception(error)
-        for side, hs in (("A", self.hs_a), ("B", self.hs_b)):
-            print(f"\n----- homeserver {side} ({hs.server_name}) log (last lines) -----\n{hs.log_tail(40)}")
-        print(f"\n----- referee output (last lines) -----\n{self.referee.tail()}", flush=True)
 
     # -- steps -------------------------------------------------------------------------------
 

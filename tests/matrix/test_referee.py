@@ -254,8 +254,13 @@ class Table:
 
     # -- running steps -----------------------------------------------------------------------
 
-    async def play(self):
-        steps = [
+    def homeservers(self):
+        """Every homeserver of the run, by the name its log is shown under."""
+        return {"homeserver": self.hs}
+
+    def steps(self):
+        """The run's steps, in order: (what it shows, the coroutine function)."""
+        return [
             ("a Synapse homeserver starts; gm, ann, bo and eve register", self.start_homeserver),
             ("the GM sets up a Fumbles campaign from the CLI", self.setup_campaign),
             ("matrix link makes the room; matrix invite brings ann and bo in", self.link_and_invite),
@@ -275,7 +280,9 @@ class Table:
             ("one reply per request, one log event per act, in room order", self.account),
             ("ann's shared copy verifies the posted hash", self.verify_share),
         ]
-        for name, step in steps:
+
+    async def play(self):
+        for name, step in self.steps():
             started = time.monotonic()
             await step()
             self.passed += 1
@@ -284,13 +291,15 @@ class Table:
     async def close(self):
         self.referee.stop()
         await asyncio.gather(*(p.close() for p in self.players.values()), return_exceptions=True)
-        self.hs.stop()
+        for hs in self.homeservers().values():
+            hs.stop()
 
     def report_failure(self, error):
         print(f"  FAILED: {error}", flush=True)
         if not isinstance(error, Failed):
             traceback.print_exception(error)
-        print(f"\n----- homeserver log (last lines) -----\n{self.hs.log_tail(40)}")
+        for name, hs in self.homeservers().items():
+            print(f"\n----- {name} log (last lines) -----\n{hs.log_tail(40)}")
         print(f"\n----- referee output (last lines) -----\n{self.referee.tail()}", flush=True)
 
     # -- helpers -----------------------------------------------------------------------------

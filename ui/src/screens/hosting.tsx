@@ -2,32 +2,18 @@
 // here; over `houserule serve` the GM sees the address it runs at. Either way: who is
 // connected now, and removing someone (their join link ends, then their connections close).
 
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
+import { usePolled } from "../polling";
 import type { Store } from "../store";
 import { toReport } from "../transport";
 import type { ErrorReport, Reach, Serving } from "../contract";
 import { time } from "../format";
 import { ErrorBox } from "../ui/errors";
 
-/** How often who is connected is asked again while the panel is open. */
-const REFRESH_MS = 2000;
-
-/** The serving status, asked for now and every REFRESH_MS while mounted. */
+/** The serving status, asked for now and every few seconds while mounted (none: not served). */
 export function useServing(store: Store): [Serving | null, (s: Serving | null) => void, () => Promise<void>] {
-  const [serving, setServing] = useState<Serving | null>(null);
-  const refresh = async () => {
-    try {
-      setServing(await store.call("hosting", {}));
-    } catch {
-      // The next refresh tries again; a failed status is not worth an error box.
-    }
-  };
-  useEffect(() => {
-    void refresh();
-    const timer = window.setInterval(() => void refresh(), REFRESH_MS);
-    return () => window.clearInterval(timer);
-  }, []);
-  return [serving, setServing, refresh];
+  const [serving, setServing, refresh] = usePolled<Serving | null>(() => store.call("hosting", {}));
+  return [serving ?? null, setServing, refresh];
 }
 
 /** The name a connection joined as, for people. */

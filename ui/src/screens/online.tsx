@@ -3,7 +3,8 @@
 // account, and see whether the referee answers the room — it runs while the campaign is open,
 // starts by itself when a linked campaign is opened, and can be stopped and started here.
 
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
+import { usePolled } from "../polling";
 import type { Store } from "../store";
 import { useStore } from "../store";
 import { toReport } from "../transport";
@@ -11,29 +12,13 @@ import type { ErrorReport, Online } from "../contract";
 import { playerNames, time } from "../format";
 import { ErrorBox } from "../ui/errors";
 
-/** How often the referee's state is asked again while the screen is open. */
-const REFRESH_MS = 2000;
-
 export function OnlinePanel({ store }: { store: Store }) {
   const s = useStore(store);
-  const [online, setOnline] = useState<Online | null | undefined>(undefined);
+  const [online, setOnline] = usePolled<Online | null>(() => store.call("online", {}));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ErrorReport | null>(null);
   const [said, setSaid] = useState<string | null>(null);
   const [relinking, setRelinking] = useState(false);
-
-  const refresh = async () => {
-    try {
-      setOnline(await store.call("online", {}));
-    } catch {
-      // The next refresh tries again; a failed status is not worth an error box.
-    }
-  };
-  useEffect(() => {
-    void refresh();
-    const timer = window.setInterval(() => void refresh(), REFRESH_MS);
-    return () => window.clearInterval(timer);
-  }, []);
 
   async function run(what: () => Promise<Online | null>, done?: string) {
     setBusy(true);
