@@ -147,16 +147,27 @@ impl Session {
 
     /// Reads in what another program wrote to the file, and announces it.
     pub fn catch_up(&self) -> Result<(), CampaignError> {
-        let headers = self.campaign().catch_up()?;
-        if let (Some(first), Some(last)) = (headers.first(), headers.last()) {
-            Session::publish(&self.shared, SessionEvent::Written { from: first.seq, to: last.seq });
+        self.changing(|c| c.catch_up()).map(|_| ())
+    }
+
+    /// Runs `f` on the campaign, then announces what other writers added that `f` read in on
+    /// the way (an action catches up, and may again when it falls behind), before the caller
+    /// announces its own event: nobody misses an event, and each is told in order.
+    fn changing<T>(&self, f: impl FnOnce(&mut Campaign) -> T) -> T {
+        let (out, written) = {
+            let mut c = self.campaign();
+            let out = f(&mut c);
+            (out, c.take_written())
+        };
+        if let Some((from, to)) = written {
+            Session::publish(&self.shared, SessionEvent::Written { from, to });
         }
-        Ok(())
+        out
     }
 
     /// Takes actions back (see [`crate::undo`]), and announces it.
     pub fn undo(&self, actor: &Role, to: Option<u64>) -> Result<LogEntry, CampaignError> {
-        let entry = self.campaign().undo(actor, to)?;
+        let entry = self.changing(|c| c.undo(actor, to))?;
         Session::publish(
             &self.shared,
             SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "undo".into(), readers: None },
@@ -166,7 +177,7 @@ impl Session {
 
     /// Sets a value by hand, and announces it.
     pub fn correct(&self, actor: &Role, correction: &Correction, reason: &str) -> Result<LogEntry, CampaignError> {
-        let entry = self.campaign().correct(actor, correction, reason)?;
+        let entry = self.changing(|c| c.correct(actor, correction, reason))?;
         Session::publish(
             &self.shared,
             SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "correct".into(), readers: None },
@@ -176,7 +187,7 @@ impl Session {
 
     /// Changes whether `player` may type in their own dice, and announces it.
     pub fn set_typed_dice(&self, actor: &Role, player: &str, allowed: bool) -> Result<LogEntry, CampaignError> {
-        let entry = self.campaign().set_typed_dice(actor, player, allowed)?;
+        let entry = self.changing(|c| c.set_typed_dice(actor, player, allowed))?;
         Session::publish(
             &self.shared,
             SessionEvent::Committed {
@@ -209,9 +220,8 @@ impl Session {
         params: &Map<String, Value>,
         taking: &Taking,
     ) -> Result<Acted, ActError> {
-        // What another program wrote is announced as such before this action lands on it.
-        self.catch_up().map_err(|e| ActError::Storage(e.to_string()))?;
-        let out = self.campaign().act_taking(role, action, params, taking)?;
+        // What another program wrote is announced as such before this action is.
+        let out = self.changing(|c| c.act_taking(role, action, params, taking))?;
         Session::publish(
             &self.shared,
             SessionEvent::Committed {
@@ -231,15 +241,13 @@ impl Session {
 
     /// As [`Session::post`], with the message it came from and a bridge's marks.
     pub fn post_taking(&self, author: &Role, draft: &PostDraft, taking: &Taking) -> Result<LogEntry, CampaignError> {
-        self.catch_up()?;
-        let written = self.campaign().post_taking(author, draft, taking)?;
+        let written = self.changing(|c| c.post_taking(author, draft, taking))?;
         Ok(self.announce_post(author, written))
     }
 
     /// Edits a post by its author, and tells only those who may read it.
     pub fn edit_post(&self, author: &Role, seq: u64, text: &str) -> Result<LogEntry, CampaignError> {
-        self.catch_up()?;
-        let written = self.campaign().edit_post(author, seq, text)?;
+        let written = self.changing(|c| c.edit_post(author, seq, text))?;
         Ok(self.announce_post(author, written))
     }
 

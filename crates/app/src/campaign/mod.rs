@@ -12,6 +12,7 @@
 mod log;
 mod odds;
 mod open;
+mod other_writers;
 mod talk;
 
 use crate::checked;
@@ -32,7 +33,6 @@ use houserule_core::tx::{DiceSupply, Tx};
 use houserule_core::view::{self, ActionForm, CampaignInfo, LogEntry, RulesetInfo, View};
 use houserule_core::{ErrorCode, ErrorReport, Limits, Role, Visibility};
 use indexmap::IndexMap;
-use log::check_items;
 pub use log::{log_page, log_page_text};
 pub use odds::FormOdds;
 use schemars::JsonSchema;
@@ -160,6 +160,8 @@ pub struct Campaign {
     token: u64,
     /// The events undone so far, each with the undo that voided it.
     pub(crate) voided: std::collections::BTreeMap<u64, u64>,
+    /// Events read in from other writers that nobody was told of yet ([`Campaign::take_written`]).
+    written: Option<(u64, u64)>,
 }
 
 /// Random bytes from the operating system.
@@ -268,6 +270,7 @@ impl Campaign {
             head: (0, GENESIS),
             token,
             voided: Default::default(),
+            written: None,
         };
         let result = campaign.write_first_event(&manifest, &settings, seed, staged, detail, new.ruleset, &house_files);
         match (result, tmp, path) {
@@ -725,50 +728,6 @@ impl Campaign {
         self.table = staged.tx.table;
         self.head = (seq, hash);
         Ok((ev.header, ev.items))
-    }
-
-    /// Reads in the events another program appended to the file since this one last looked.
-    /// Each must follow on the chain (its hash recomputed from its items) before it is folded
-    /// in; an event that changes the rules, the seed or the file's format has the whole file
-    /// opened again, with every check an open makes. Returns the new events' headers.
-    pub fn catch_up(&mut self) -> Result<Vec<Header>, CampaignError> {
-        let Some((seq, hash)) = self.store.head()? else { return Ok(vec![]) };
-        if (seq, hash) == self.head {
-            return Ok(vec![]);
-        }
-        if seq < self.head.0 {
-            return Err(CampaignError::Chain {
-                seq,
-                message: format!("the file lost events since it was opened (it had {}, now {seq})", self.head.0),
-            });
-        }
-        let (mut table, mut head, mut headers, mut reopen) = (self.table.clone(), self.head, vec![], false);
-        self.store.each_event(self.head.0 + 1, |row| {
-            let header = row.parse_header()?;
-            let items = row.parse_items()?;
-            check_items(&row, &items)?;
-            let expected = event::event_hash(&head.1, row.seq, &row.header, &row.commitments);
-            if row.seq != head.0 + 1 || header.prev != hex::encode(head.1) || row.hash != expected {
-                return Err(StoreError::Corrupt(format!(
-                    "hash chain check failed at event {}: it does not follow the events before it",
-                    row.seq
-                )));
-            }
-            reopen |= !matches!(header.kind, EventKind::Action | EventKind::Permission | EventKind::Correction);
-            event::fold(&mut table, &items).map_err(|m| StoreError::Corrupt(format!("event {}: {m}", row.seq)))?;
-            head = (row.seq, expected);
-            headers.push(header);
-            Ok(())
-        })?;
-        if reopen {
-            let path =
-                self.path().ok_or_else(|| StoreError::Corrupt("an in-memory campaign has no other writer".into()))?;
-            *self = Campaign::open(&path)?;
-        } else {
-            self.table = table;
-            self.head = head;
-        }
-        Ok(headers)
     }
 
     /// Runs every check on the file (see [`crate::verify`]), with the seed this copy holds.

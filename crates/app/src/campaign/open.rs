@@ -141,6 +141,7 @@ impl Campaign {
             head,
             token: u64::from_le_bytes(random()),
             voided: Default::default(),
+            written: None,
         };
         campaign.voided = campaign.find_voided()?;
         Ok(campaign)

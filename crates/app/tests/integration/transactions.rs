@@ -136,3 +136,44 @@ fn forced_dice_are_checked_against_what_was_rolled() {
     assert!(matches!(&err, ActError::Dice(e) if e.message.contains("cannot come up on a d6")), "{err}");
     assert_eq!(c.info().events, 2, "only the creation and the one good roll are in the log");
 }
+
+/// What another program writes to the file is announced to a session's followers once, in
+/// order and before the session's own next event — whichever path read it in: the session's
+/// own look, or an action's catching up on the way to its commit.
+#[test]
+fn other_writers_events_are_announced_once_and_in_order() {
+    use houserule_app::session::{Session, SessionEvent};
+    crate::support::init();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.houserule");
+    let source = plugin("", "");
+    let new = || NewCampaign {
+        name: "tx".into(),
+        ruleset: &source,
+        settings: IndexMap::new(),
+        seed: Some(7),
+        limits: Default::default(),
+        house_rules: vec![],
+    };
+    drop(Campaign::create(Some(&path), new()).unwrap());
+    let session = Session::new(Campaign::open(&path).unwrap());
+    let heard = session.subscribe();
+    let mut other = Campaign::open(&path).unwrap();
+    let make = |c: &mut Campaign, name: &str| {
+        c.act(&Role::Gm, "make", &params(json!({"name": name})), None, None).unwrap().event.seq
+    };
+    let (first, _) = (make(&mut other, "Ann"), make(&mut other, "Bo"));
+    // Read in by a path that tells nobody (as an action's retry does): still announced later.
+    session.campaign().catch_up().unwrap();
+    let third = make(&mut other, "Cy");
+    session.act(&Role::Gm, "make", &params(json!({"name": "Dee"})), None, None).unwrap();
+    session.catch_up().unwrap();
+    let told: Vec<SessionEvent> = heard.try_iter().collect();
+    let Some(SessionEvent::Written { from, to }) = told.first() else { panic!("first told: {told:?}") };
+    assert_eq!((*from, *to), (first, third), "every other writer's event, in one range: {told:?}");
+    assert!(
+        matches!(told.get(1), Some(SessionEvent::Committed { seq, .. }) if *seq == third + 1),
+        "the session's own action is told after them: {told:?}"
+    );
+    assert_eq!(told.len(), 2, "nothing is told twice: {told:?}");
+}
