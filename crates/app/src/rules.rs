@@ -3,6 +3,8 @@
 //!
 //! [`Rules::load`] parses the manifest here (no script is involved) and has a fresh worker
 //! compile and check everything; nothing else about the scripts is known to this process.
+//! [`Rules::begin`] and [`Loading::finish`] are the same in two steps, so that opening a file
+//! folds its table while the worker compiles.
 //! [`Rules::stage`] sends a transaction to the worker: the base table only when the worker does
 //! not hold it already (it keeps the table its last transaction produced, which serves as the
 //! next base only once this process says it committed that transaction: [`Rules::committed`];
@@ -100,6 +102,44 @@ fn checked_quotes(info: &RulesInfo, source: &PluginSource) -> Result<(), Sandbox
     Ok(())
 }
 
+/// Rules sent to a worker to compile ([`Rules::begin`]), not yet known to have loaded.
+pub struct Loading {
+    source: PluginSource,
+    house: Vec<HouseRule>,
+    limits: Limits,
+    worker: Result<Worker, SandboxError>,
+}
+
+impl Loading {
+    /// Waits for the worker's word on the rules: loaded (with what they define) or their
+    /// problems. The manifest is parsed here meanwhile (no script is involved).
+    pub fn finish(self) -> Result<Arc<Rules>, RulesError> {
+        let manifest = manifest_of(&self.source)?;
+        let mut worker = self.worker?;
+        let info = loaded(&mut worker, &self.source)?;
+        Ok(Arc::new(Rules {
+            manifest: Arc::new(manifest),
+            source: self.source,
+            house: self.house,
+            info,
+            limits: self.limits,
+            slot: Mutex::new(Slot { worker: Some(worker), current: None, pending: None }),
+        }))
+    }
+}
+
+/// The worker's answer to a load.
+fn loaded(worker: &mut Worker, source: &PluginSource) -> Result<RulesInfo, RulesError> {
+    match worker.reply()? {
+        Reply::Loaded(info) => {
+            checked_quotes(&info, source)?;
+            Ok(info)
+        }
+        Reply::Invalid(e) => Err(RulesError::Invalid(e)),
+        other => Err(unexpected(&other).into()),
+    }
+}
+
 fn unexpected(reply: &Reply) -> SandboxError {
     let what = match reply {
         Reply::Loaded(_) => "loaded",
@@ -145,30 +185,29 @@ fn shares(runs: u64, n: u64) -> Vec<(u64, u64)> {
 impl Rules {
     /// Compiles and checks rules in a new sandbox worker.
     pub fn load(source: &PluginSource, house: &[HouseRule], limits: &Limits) -> Result<Arc<Rules>, RulesError> {
-        let manifest = manifest_of(source)?;
-        let (worker, info) = Self::start(source, house, limits)?;
-        Ok(Arc::new(Rules {
-            manifest: Arc::new(manifest),
-            source: source.clone(),
-            house: house.to_vec(),
-            info,
-            limits: limits.clone(),
-            slot: Mutex::new(Slot { worker: Some(worker), current: None, pending: None }),
-        }))
+        Self::begin(Worker::start(limits), source, house, limits).finish()
+    }
+
+    /// Sends the rules to `worker` (started by the caller, perhaps while it read the file) to
+    /// compile and check, and returns at once: the caller does its own work while they compile,
+    /// then waits with [`Loading::finish`]. Nothing comes of the rules until then.
+    pub fn begin(
+        worker: Result<Worker, SandboxError>,
+        source: &PluginSource,
+        house: &[HouseRule],
+        limits: &Limits,
+    ) -> Loading {
+        let request =
+            Request::Load { ruleset: source.clone(), house: house.to_vec(), limits: Box::new(limits.clone()) };
+        let worker = worker.and_then(|mut w| w.send(&request).map(|()| w));
+        Loading { source: source.clone(), house: house.to_vec(), limits: limits.clone(), worker }
     }
 
     fn start(source: &PluginSource, house: &[HouseRule], limits: &Limits) -> Result<(Worker, RulesInfo), RulesError> {
-        let mut worker = Worker::start(limits)?;
-        let request =
-            Request::Load { ruleset: source.clone(), house: house.to_vec(), limits: Box::new(limits.clone()) };
-        match worker.ask(&request)? {
-            Reply::Loaded(info) => {
-                checked_quotes(&info, source)?;
-                Ok((worker, info))
-            }
-            Reply::Invalid(e) => Err(RulesError::Invalid(e)),
-            other => Err(unexpected(&other).into()),
-        }
+        let loading = Self::begin(Worker::start(limits), source, house, limits);
+        let mut worker = loading.worker?;
+        let info = loaded(&mut worker, source)?;
+        Ok((worker, info))
     }
 
     /// The functions the house rules define.

@@ -1,10 +1,13 @@
-//! Opening a campaign file: every check an open makes before any rules load — not a player's
+//! Opening a campaign file: every check an open makes before its rules are trusted — not a player's
 //! copy, SQLite's integrity check and the hash chain (only what is new since this machine's
 //! stamp, when it has a valid one: [`crate::checked`]), the snapshot against its event, the
-//! fold, and the stored sources against the log — then the rules, loaded in a sandbox worker.
+//! fold, and the stored sources against the log — and the rules, compiled in a sandbox worker
+//! while those checks run (the worker starts first thing; its rules are trusted only once every
+//! check has passed).
 
 use super::log::check_items;
 use super::*;
+use crate::sandbox::{SandboxError, Worker};
 
 impl Campaign {
     /// Opens a campaign file: checks it, loads the rules it carries, and folds its events.
@@ -15,28 +18,42 @@ impl Campaign {
     /// Opens with every check, whatever this machine checked of the file before: SQLite's full
     /// integrity check and the hash chain from the first event (sharing uses this).
     pub fn open_checked(path: &Path) -> Result<Campaign, CampaignError> {
+        let worker = Worker::start(&Limits::default());
         let store = Store::open_unchecked(path)?;
-        let mut campaign = Self::from_store(store, &Limits::default(), Checks::Full)?;
+        let mut campaign = Self::from_store(store, &Limits::default(), Checks::Full, worker)?;
         campaign.upgrade()?;
         Ok(campaign)
     }
 
     pub fn open_with(path: &Path, limits: &Limits) -> Result<Campaign, CampaignError> {
+        // The worker starts up while the file is read and checked.
+        let worker = Worker::start(limits);
         let store = Store::open_unchecked(path)?;
-        let mut campaign = Self::from_store(store, limits, Checks::SinceStamp)?;
+        let mut campaign = Self::from_store(store, limits, Checks::SinceStamp, worker)?;
         campaign.upgrade()?;
         Ok(campaign)
     }
 
-    fn from_store(store: Store, limits: &Limits, checks: Checks) -> Result<Campaign, CampaignError> {
-        let (head, table, stored) = Self::check(&store, checks)?;
-        let rules = Rules::load(&stored.ruleset, &stored.house.scripts, limits)?;
-        Self::assemble(store, rules, head, table)
+    fn from_store(
+        store: Store,
+        limits: &Limits,
+        checks: Checks,
+        worker: Result<Worker, SandboxError>,
+    ) -> Result<Campaign, CampaignError> {
+        let head = Self::check_file(&store, checks)?;
+        let stored = pinned::stored(&store)?;
+        // The rules compile in the worker while the table is folded and the sources are held
+        // to the log; if either check fails, the worker is stopped and nothing comes of them.
+        let loading = Rules::begin(worker, &stored.ruleset, &stored.house.scripts, limits);
+        let table = Self::check_state(&store, head, &stored)?;
+        Self::assemble(store, loading.finish()?, head, table)
     }
 
     /// As `from_store`, on rules already loaded (the ones a new file was just written with).
     pub(super) fn from_store_with(store: Store, rules: Option<Arc<Rules>>) -> Result<Campaign, CampaignError> {
-        let (head, table, stored) = Self::check(&store, Checks::Full)?;
+        let head = Self::check_file(&store, Checks::Full)?;
+        let stored = pinned::stored(&store)?;
+        let table = Self::check_state(&store, head, &stored)?;
         let rules = match rules {
             Some(r) => r,
             None => Rules::load(&stored.ruleset, &stored.house.scripts, &Limits::default())?,
@@ -44,11 +61,10 @@ impl Campaign {
         Self::assemble(store, rules, head, table)
     }
 
-    /// Every check an open makes before any rules load: not a player's copy, SQLite's integrity
+    /// The checks an open makes of the file itself: not a player's copy, SQLite's integrity
     /// check and the hash chain (only what is new since this machine's stamp, when it has a
-    /// valid one: see [`crate::checked`]), the snapshot against its event, the fold, and the
-    /// stored sources against the log.
-    fn check(store: &Store, checks: Checks) -> Result<((u64, Hash), Table, Stored), CampaignError> {
+    /// valid one: see [`crate::checked`]). Returns the head of the chain.
+    fn check_file(store: &Store, checks: Checks) -> Result<(u64, Hash), CampaignError> {
         if let Some(for_role) = store.meta("copy_for")? {
             return Err(CampaignError::PlayerCopy { for_role });
         }
@@ -81,14 +97,19 @@ impl Campaign {
             }
         };
         store.add_indexes()?;
+        Ok(head)
+    }
+
+    /// The checks an open makes of what the file holds, before any rules are trusted: the
+    /// snapshot against its event, the fold, and the stored sources against the log.
+    fn check_state(store: &Store, head: (u64, Hash), stored: &Stored) -> Result<Table, CampaignError> {
         let table = Self::state_at(store, head.0)?;
-        let stored = pinned::stored(store)?;
         if store.version() >= 2 || !table.rules.is_empty() {
             pinned::compare(&table.rules, &pinned::digests(&stored.ruleset, &stored.house_files))?;
         } else {
-            pinned::compare_v1(&pinned::v1_commitment(store)?, &stored)?;
+            pinned::compare_v1(&pinned::v1_commitment(store)?, stored)?;
         }
-        Ok((head, table, stored))
+        Ok(table)
     }
 
     /// The table as it was right after event `seq`: from the last snapshot at or before it

@@ -194,8 +194,38 @@ impl Worker {
 impl Drop for Worker {
     fn drop(&mut self) {
         let _ = self.child.kill();
-        let _ = self.child.wait();
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            reap(&mut self.child);
+        }
     }
+}
+
+/// Waits for a killed worker to end. A process takes a while to wind down (a third of a
+/// millisecond here): one thread of this program waits for every stopped worker, so neither a
+/// reload nor a command's end waits for it, and none is left a zombie.
+#[cfg(unix)]
+fn reap(child: &mut Child) {
+    use std::sync::mpsc::Sender;
+    static REAPER: Mutex<Option<Sender<u32>>> = Mutex::new(None);
+    let mut reaper = REAPER.lock().unwrap_or_else(|p| p.into_inner());
+    if reaper.is_none() {
+        let (tx, rx) = channel::<u32>();
+        let started = std::thread::Builder::new().name("houserule-sandbox-reaper".into()).spawn(move || {
+            for pid in rx {
+                // SAFETY: waits for a child of this process that was killed and not yet waited for.
+                unsafe { libc::waitpid(pid as libc::pid_t, std::ptr::null_mut(), 0) };
+            }
+        });
+        *reaper = started.ok().map(|_| tx);
+    }
+    if reaper.as_ref().is_none_or(|r| r.send(child.id()).is_err()) {
+        let _ = child.wait();
+    }
+}
+
+#[cfg(not(unix))]
+fn reap(child: &mut Child) {
+    let _ = child.wait();
 }
 
 /// Names the limit a worker hit, from how it ended.

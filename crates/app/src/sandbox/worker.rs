@@ -52,6 +52,7 @@ pub fn run_if_requested() {
 /// Confines the process, then serves requests until stdin closes.
 fn serve(memory: u64, cpu: u64, stack: usize) -> i32 {
     os::follow_parent(Duration::from_millis(200));
+    fewer_heap_calls();
     let mut wall = os::confine(memory, cpu);
     // The thread must be running (its start-up done) before the filter forbids what start-up
     // needs, and must not read a request until the filter is in place.
@@ -71,6 +72,18 @@ fn serve(memory: u64, cpu: u64, stack: usize) -> i32 {
     os::filter(&mut wall);
     let _ = wall_tx.send(wall);
     thread.join().unwrap_or(4)
+}
+
+/// Compiling rules makes many small allocations on the script thread. glibc would give that
+/// thread its own arena and grow it a page at a time, one `mprotect` each (about 0.3 ms of a
+/// 4 ms load, measured); one arena grown in 8 MiB steps costs a few calls instead.
+fn fewer_heap_calls() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets allocator parameters; it is called before any other thread runs.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+        libc::mallopt(libc::M_TOP_PAD, 8 << 20);
+    }
 }
 
 thread_local! {
