@@ -75,3 +75,40 @@ fn a_worker_outlives_the_thread_that_started_it() {
     let out = c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 2})), None, None).unwrap();
     assert_eq!(out.result, json!(2), "the same worker still answers");
 }
+
+/// Children of this process that have ended and not been waited for.
+#[cfg(target_os = "linux")]
+fn zombies() -> Vec<u32> {
+    let me = std::process::id();
+    let mut found = vec![];
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // pid (comm) state ppid …: the name may hold spaces, so read after its last ')'.
+        let Some((_, rest)) = stat.rsplit_once(')') else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.first() == Some(&"Z") && fields.get(1).and_then(|p| p.parse::<u32>().ok()) == Some(me) {
+            found.push(entry.file_name().to_string_lossy().parse().unwrap_or(0));
+        }
+    }
+    found
+}
+
+/// A worker is stopped whenever its rules are dropped (a reload, a closed campaign); it is
+/// waited for off the caller's thread, and none is left a zombie.
+#[cfg(target_os = "linux")]
+#[test]
+fn stopped_workers_are_waited_for() {
+    init();
+    let source = plugin("", "");
+    for _ in 0..20 {
+        drop(Rules::load(&source, &[], &Limits::default()).unwrap());
+    }
+    // Other tests start and stop workers meanwhile: wait for a moment with none left over.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    let mut left = zombies();
+    while !left.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        left = zombies();
+    }
+    assert!(left.is_empty(), "stopped workers left as zombies: {left:?}");
+}

@@ -69,6 +69,16 @@ fn rules_swapped_under_a_verified_log_are_found() {
     let r = open_refused("swapped_ruleset_script", &swapped, &["ruleset/rules.rhai is not the text"], "rules");
     assert!(r.message.contains("rules check failed"), "{}", r.message);
 
+    // The rules compile while the file is checked; swapped rules that never finish compiling
+    // are refused for the swap, at once, and their worker is stopped.
+    let looping = copy("looping.houserule");
+    sql(
+        &looping,
+        "UPDATE blobs SET content = 'loop { }' WHERE hash = (SELECT hash FROM sources WHERE path = 'rules.rhai')",
+    );
+    let r = open_refused("swapped_for_a_loop", &looping, &["ruleset/rules.rhai is not the text"], "rules");
+    assert!(r.message.contains("rules check failed"), "{}", r.message);
+
     let gone = copy("gone.houserule");
     sql(&gone, "DELETE FROM sources WHERE layer = 'house'");
     open_refused("deleted_house_rule", &gone, &["house/kind.rhai is missing"], "rules");
