@@ -191,19 +191,7 @@ class FederatedTable(Table):
             self.players[name] = await player.start()
 
     async def link_and_invite(self):
-        linked = await self.cli.json(
-            "matrix",
-            "link",
-            self.campaign,
-            "--homeserver",
-            self.hs_a.url,
-            "--user",
-            self.gm,
-            env={"HOUSERULE_MATRIX_PASSWORD": self.passwords["gm"]},
-        )
-        self.room = linked.get("room", "")
-        check(self.room.startswith("!"), f"matrix link --json: no room id: {linked}")
-        check(linked.get("user") == self.gm, f"matrix link --json: user {linked.get('user')}")
+        await self.link()
         for name in ("ann", "bo"):
             started = time.monotonic()
             await self.invite(name)
@@ -223,20 +211,6 @@ class FederatedTable(Table):
         # Eve is in the room (ann invites her: a private room lets members invite) but plays nobody.
         await self.players["ann"].invite(self.room, self.users["eve"])
         await self.players["eve"].wait_joined(self.room)
-
-    async def invite(self, name):
-        """As Table.invite, with joins that cross federation given more time."""
-        user = self.users[name]
-        out = await self.cli.json(
-            "matrix", "invite", self.campaign, user, "--as", test_referee.INVITE_AS.format(name=name)
-        )
-        check(out.get("player") == name and out.get("user") == user, f"matrix invite --json: {out}")
-        check(out.get("room") == self.room, f"matrix invite --json: room {out.get('room')}, not {self.room}")
-        direct = out.get("direct", "")
-        check(direct.startswith("!") and direct != self.room, f"matrix invite --json: direct {direct!r}")
-        self.direct[name] = direct
-        await self.players[name].wait_joined(self.room)
-        await self.players[name].wait_joined(direct)
 
     async def bo_refused(self):
         before = await self.log_length()

@@ -366,7 +366,8 @@ class Table:
         for name in ("ann", "bo", "eve", "gm"):
             self.players[name] = await Player(self.hs.url, self.users[name], self.passwords[name]).start()
 
-    async def link_and_invite(self):
+    async def link(self):
+        """The GM links the campaign to a new room with `houserule matrix link`."""
         linked = await self.cli.json(
             "matrix",
             "link",
@@ -380,6 +381,9 @@ class Table:
         self.room = linked.get("room", "")
         check(self.room.startswith("!"), f"matrix link --json: no room id: {linked}")
         check(linked.get("user") == self.gm, f"matrix link --json: user {linked.get('user')}")
+
+    async def link_and_invite(self):
+        await self.link()
         for name in ("ann", "bo"):
             await self.invite(name)
         check(self.direct["ann"] != self.direct["bo"], "ann and bo were given the same direct room")

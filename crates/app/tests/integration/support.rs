@@ -69,9 +69,18 @@ pub fn plugin(extra_manifest: &str, extra_rules: &str) -> PluginSource {
 }
 
 pub fn campaign(source: &PluginSource) -> Campaign {
+    create(source, None)
+}
+
+/// As [`campaign`], kept in a campaign file at `path`.
+pub fn campaign_file(source: &PluginSource, path: &std::path::Path) -> Campaign {
+    create(source, Some(path))
+}
+
+fn create(source: &PluginSource, path: Option<&std::path::Path>) -> Campaign {
     init();
     Campaign::create(
-        None,
+        path,
         NewCampaign {
             name: "test".into(),
             ruleset: source,

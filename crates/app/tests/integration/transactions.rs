@@ -1,9 +1,8 @@
 //! Actions are transactions: all of an action's changes are committed, or none are.
 
-use crate::support::{campaign, params, plugin};
-use houserule_app::{Campaign, NewCampaign};
+use crate::support::{campaign, campaign_file, params, plugin};
+use houserule_app::Campaign;
 use houserule_core::{ActError, Role};
-use indexmap::IndexMap;
 use serde_json::json;
 
 const HALFWAY: &str = r#"
@@ -24,22 +23,10 @@ fn halfway(t, p) {
 
 #[test]
 fn a_failing_action_changes_neither_state_nor_file() {
-    crate::support::init();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.houserule");
     let source = plugin(HALFWAY, HALFWAY_RULES);
-    let mut c = Campaign::create(
-        Some(&path),
-        NewCampaign {
-            name: "tx".into(),
-            ruleset: &source,
-            settings: IndexMap::new(),
-            seed: Some(7),
-            limits: Default::default(),
-            house_rules: vec![],
-        },
-    )
-    .unwrap();
+    let mut c = campaign_file(&source, &path);
     c.act(&Role::Gm, "make", &params(json!({"name": "Frody"})), None, None).unwrap();
     let view_before = serde_json::to_value(c.view(&Role::Gm)).unwrap();
     let file_events = c.store().event_count().unwrap();
@@ -68,22 +55,10 @@ fn a_failing_action_changes_neither_state_nor_file() {
 
 #[test]
 fn a_committed_action_survives_reopening() {
-    crate::support::init();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.houserule");
     let source = plugin("", "");
-    let mut c = Campaign::create(
-        Some(&path),
-        NewCampaign {
-            name: "tx".into(),
-            ruleset: &source,
-            settings: IndexMap::new(),
-            seed: Some(7),
-            limits: Default::default(),
-            house_rules: vec![],
-        },
-    )
-    .unwrap();
+    let mut c = campaign_file(&source, &path);
     c.act(&Role::Gm, "make", &params(json!({"name": "Frody", "owner": "bo"})), None, None).unwrap();
     let out =
         c.act(&Role::Player("bo".into()), "gain", &params(json!({"character": "Frody", "n": 4})), None, None).unwrap();
@@ -143,19 +118,9 @@ fn forced_dice_are_checked_against_what_was_rolled() {
 #[test]
 fn other_writers_events_are_announced_once_and_in_order() {
     use houserule_app::session::{Session, SessionEvent};
-    crate::support::init();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.houserule");
-    let source = plugin("", "");
-    let new = || NewCampaign {
-        name: "tx".into(),
-        ruleset: &source,
-        settings: IndexMap::new(),
-        seed: Some(7),
-        limits: Default::default(),
-        house_rules: vec![],
-    };
-    drop(Campaign::create(Some(&path), new()).unwrap());
+    drop(campaign_file(&plugin("", ""), &path));
     let session = Session::new(Campaign::open(&path).unwrap());
     let heard = session.subscribe();
     let mut other = Campaign::open(&path).unwrap();
