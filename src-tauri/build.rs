@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
-/// The call names, from the list (its parameter and result types are only read, not used).
+/// The call names, from the list (its types and handlers are only read, not used).
 macro_rules! calls {
-    ($( $(#[doc = $doc:literal])* $variant:ident $name:literal ($params:ty) -> $result:ty, $who:ident; )*) => {
+    ($( $(#[doc = $doc:literal])* $variant:ident $name:literal ($params:ty) -> $result:ty, $who:ident
+        => $service:ident :: $handler:ident; )*) => {
         const COMMANDS: &[&str] = &[$($name),*];
     };
 }

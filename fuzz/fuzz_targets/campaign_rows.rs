@@ -4,6 +4,7 @@
 //! gets past SQLite to. Nothing may panic: a bad file is refused.
 #![no_main]
 
+use houserule_app::request::ActRequest;
 use houserule_app::{verify, Campaign, NewCampaign};
 use houserule_core::{PluginSource, Role};
 use libfuzzer_sys::fuzz_target;
@@ -35,7 +36,7 @@ fn template() -> &'static Vec<u8> {
         let mut c = Campaign::create(Some(&path), NewCampaign { name: "f".into(), ruleset: &source, settings: Default::default(), seed: Some(1), limits: Default::default(), house_rules: vec![] }).unwrap();
         for (action, params) in [("create_character", r#"{"name":"Frody","owner":"bo","traits":["pan"]}"#), ("roll", r#"{"expr":"3d6"}"#), ("create_pool", r#"{"name":"Doom","visibility":"gm","initial":3}"#)] {
             let p: serde_json::Value = serde_json::from_str(params).unwrap();
-            c.act(&Role::Gm, action, p.as_object().unwrap(), None).unwrap();
+            c.act(&Role::Gm, &ActRequest::new(action, p.as_object().unwrap())).unwrap();
         }
         drop(c);
         let conn = rusqlite::Connection::open(&path).unwrap();
@@ -76,6 +77,6 @@ fuzz_target!(|data: &[u8]| {
         let _ = c.view(&Role::Player("bo".into()));
         let _ = c.log(&Role::Gm, 1);
         let p = serde_json::json!({"expr": "2d6"});
-        let _ = c.act(&Role::Gm, "roll", p.as_object().unwrap(), None);
+        let _ = c.act(&Role::Gm, &ActRequest::new("roll", p.as_object().unwrap()));
     }
 });

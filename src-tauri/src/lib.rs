@@ -3,22 +3,28 @@
 //! The shell only adapts. Every command the window may invoke is one of the app layer's calls
 //! (declared once in `houserule_app::calls`; the build script makes them the app's commands and
 //! the window's capability), handled by one invoke handler that says who is calling — the
-//! person at the computer, the GM — and hands the call to [`App::call`]. The engine's events
+//! person at the computer, the GM, through the desktop front end — and hands the call to
+//! [`App::call`], whose answer is already JSON text. The engine's events
 //! (committed actions, reloads, rule errors) are pushed to the window as `houserule-event`. The
 //! window loads the bundled UI (never the HTTP server) and may call only what its capability
 //! grants: these commands, event listening, and the open/save dialogs. The shell installs a
-//! [`houserule_host::Host`], so the GM can serve the table to browsers from the Players panel,
+//! [`houserule_host::Hosting`], so the GM can serve the table to browsers from the Players panel,
 //! and the Matrix referee ([`houserule_matrix::online::MatrixOnline`]), so the GM can play the
 //! campaign in a Matrix room from the Online panel while it is open.
 
-use houserule_app::calls::{Call, Caller, Host};
+use houserule_app::calls::{Call, Caller, Front};
 use houserule_app::front::App;
 use houserule_core::Role;
-use tauri::ipc::{Invoke, InvokeBody};
+use tauri::ipc::{Invoke, InvokeBody, InvokeResponseBody};
 use tauri::{Emitter, Manager, Runtime, WebviewWindowBuilder};
 
 /// The event the window listens to.
 pub const EVENT: &str = "houserule-event";
+
+/// The person at the computer: the GM, on their own computer.
+fn gm() -> Caller {
+    Caller::new(Role::Gm, &std::sync::Arc::new(Front::desktop()))
+}
 
 /// Answers one invoke: the command is a call, its `params` the call's parameters.
 fn handle<R: Runtime>(invoke: Invoke<R>) -> bool {
@@ -36,8 +42,8 @@ fn handle<R: Runtime>(invoke: Invoke<R>) -> bool {
     };
     let resolver = invoke.resolver;
     tauri::async_runtime::spawn_blocking(move || {
-        match app.call(&Caller { role: Role::Gm, host: Host::Desktop }, call, None) {
-            Ok(value) => resolver.resolve(value),
+        match app.call(&gm(), call) {
+            Ok(text) => resolver.resolve(InvokeResponseBody::Json(text)),
             Err(error) => resolver.reject(error),
         }
     });
@@ -51,7 +57,7 @@ pub fn builder<R: Runtime>(builder: tauri::Builder<R>, open_at_start: Option<std
         let recent = app.path().app_data_dir().ok().map(|d| d.join("recent.json"));
         let state = App::new(recent);
         // The Players panel serves the table to browsers through this (stopped with the app).
-        state.install_server(std::sync::Arc::new(houserule_host::Host::new()));
+        state.install_server(std::sync::Arc::new(houserule_host::Hosting::new()));
         // The Online panel referees the campaign in its Matrix room (stopped with the app).
         state.install_online(std::sync::Arc::new(houserule_matrix::online::MatrixOnline::new()));
         let events = state.subscribe();
@@ -64,7 +70,7 @@ pub fn builder<R: Runtime>(builder: tauri::Builder<R>, open_at_start: Option<std
         if let Some(path) = &open_at_start {
             // As the window's own Open does: a linked campaign's referee starts with it.
             let open = Call::read("open", serde_json::json!({ "path": path }));
-            if let Err(e) = open.and_then(|c| state.call(&Caller { role: Role::Gm, host: Host::Desktop }, c, None)) {
+            if let Err(e) = open.and_then(|c| state.call(&gm(), c)) {
                 eprintln!("houserule: could not open {}: {}", path.display(), e.message);
             }
         }

@@ -4,6 +4,7 @@
 mod architecture;
 mod campaign;
 mod house;
+mod modules;
 mod odds;
 mod plugins;
 mod rolls;

@@ -169,7 +169,7 @@ fn the_lab_answers_the_goblin_barbecue_question_with_and_without_a_house_rule() 
     let empty = dir.path().join("empty.toml");
     std::fs::write(&empty, "name = \"nothing\"\n").unwrap();
     let e = json(&["lab", &generic, "--setup", &empty.display().to_string(), "--times", "10"], 1, "error");
-    assert!(e["error"]["message"].as_str().unwrap().contains("no lab policy"), "{e}");
+    assert!(e["error"]["message"].as_str().unwrap().contains("cannot play the balance lab"), "{e}");
 }
 
 #[test]

@@ -13,7 +13,10 @@ export type Joined = {
   campaign?: CampaignInfo | null;
   /** The campaign file, where the front end may show it. */
   file?: string | null;
-  host: Host;
+  /** The front end the caller came through (`desktop`, `server`, `matrix`). */
+  front: string;
+  /** Whether it is on the GM's own computer (it reaches their files and network). */
+  local: boolean;
   /** The last event this person has read up to (`mark_read`), if they have looked before. */
   last_read?: number | null;
 };
@@ -40,9 +43,6 @@ export type RulesetInfo = {
   name: string;
   version: string;
 };
-
-/** Where a call comes from. */
-export type Host = "desktop" | "server";
 
 /** No parameters. */
 export type Nothing = Record<string, never>;
@@ -542,8 +542,9 @@ export type Chance = {
 /** How a chance was found. */
 export type ChanceMethod = "exact" | "simulation" | "ruleset";
 
-/** An action: its parameters as the user typed them (text, or JSON for lists and records), and dice rolled by hand — a list of faces, or the faces as typed ("4, 6, +, -"). */
-export type Act = {
+/** An action: its parameters as the user typed them (text, or JSON for lists and records), dice rolled by hand, the acting side's entropy, and a post that carries it. */
+export type ActRequest = {
+  /** Whose action (the GM may act as a player: `player:NAME`); none: the caller's own. */
   as?: string | null;
   action: string;
   params?: Record<string, unknown>;
@@ -554,7 +555,7 @@ export type Act = {
   post?: PostDraft | null;
 };
 
-/** Dice rolled by hand. */
+/** Dice rolled by hand: a list of faces, or the faces as typed ("4, 6, +, -"). */
 export type Dice = number[] | string;
 
 /** A post as someone writes it: the text, who speaks (a character, by id or name; none: out of character) and whom it is for (`everyone` when absent, `gm`, or `player:NAME`). */
@@ -574,7 +575,7 @@ export type Acted = {
 };
 
 /** A post to write, as the caller (the GM may write as `as`, a player). */
-export type Say = {
+export type PostRequest = {
   as?: string | null;
   text: string;
   character?: string | null;
@@ -990,6 +991,12 @@ export type AppEvent = {
 } | {
   type: "session";
   event: SessionEvent;
+} | {
+  type: "hosting";
+  serving?: Serving | null;
+} | {
+  type: "online";
+  online?: Online | null;
 };
 
 /** Something that happened in a session. */
@@ -1082,9 +1089,9 @@ export interface Calls {
   /** The chance of success of an action with the parameters typed so far (nothing is rolled or kept): for the forms whose rules can say it (`odds` on the form). */
   odds: { params: OddsOf; result: FormOdds };
   /** Takes an action; the parameters go as typed, the engine parses them. */
-  act: { params: Act; result: Acted };
+  act: { params: ActRequest; result: Acted };
   /** Writes a post: in or out of character, to everyone, to the GM, or a whisper between the GM and one player (nobody else receives it, by any path). */
-  say: { params: Say; result: LogEntry };
+  say: { params: PostRequest; result: LogEntry };
   /** Replaces the text of one's own post while no action was taken since (the original stays in the log). */
   edit_post: { params: EditPost; result: LogEntry };
   /** Notes that the caller has read the log up to event `seq`; answers the mark kept. */

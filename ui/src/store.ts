@@ -125,7 +125,7 @@ export class Store {
   /** Joins: browser with `{invite}` (a player's join link) or `{secret}` (the GM), desktop with `{}`. */
   async join(params: Record<string, unknown>): Promise<void> {
     const hello = await this.call("hello", params);
-    this.set({ role: hello.role, file: hello.file ?? null, host: hello.host ?? this.transport.host, viewAs: hello.role });
+    this.set({ role: hello.role, file: hello.file ?? null, host: hello.local ? "desktop" : "server", viewAs: hello.role });
     if (hello.campaign) await this.opened(hello.campaign, hello.last_read ?? null);
   }
 

@@ -1,6 +1,7 @@
 //! Engine benchmarks: the figures in docs/performance.md come from `cargo bench -p houserule-app`.
 #![allow(clippy::print_stdout, reason = "a benchmark reports its figures")]
 
+use houserule_app::request::ActRequest;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use houserule_app::{Campaign, NewCampaign};
 use houserule_core::dice::{self, RollSource, SeededStream};
@@ -73,22 +74,22 @@ fn dispatch_action(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let mut campaign = new_campaign(Some(&dir.path().join("bench.houserule")));
     let make = json!({"name": "Gandolf", "owner": "ann", "traits": ["Magic!", "Fireball"]});
-    campaign.act(&Role::Gm, "create_character", make.as_object().unwrap(), None, None).unwrap();
+    campaign.act(&Role::Gm, &ActRequest::new("create_character", make.as_object().unwrap())).unwrap();
     let add = json!({"character": "gandolf", "trait": "Wizardry", "rating": 3});
-    campaign.act(&Role::Gm, "add_trait", add.as_object().unwrap(), None, None).unwrap();
+    campaign.act(&Role::Gm, &ActRequest::new("add_trait", add.as_object().unwrap())).unwrap();
     let params = json!({"character": "gandolf", "trait": "Wizardry", "target": 12});
     let params = params.as_object().unwrap().clone();
     let ann = Role::Player("ann".into());
     let mut group = c.benchmark_group("scripted action end to end");
     group.sample_size(50).measurement_time(Duration::from_secs(15));
     group.bench_function("trait_roll: validate, run, commit to a file (synchronous=FULL)", |b| {
-        b.iter(|| campaign.act(&ann, "trait_roll", &params, None, Some(dice::Entropy::fresh())).unwrap())
+        b.iter(|| campaign.act(&ann, &ActRequest::new("trait_roll", &params).with_entropy(Some(dice::Entropy::fresh()))).unwrap())
     });
     let mut memory = new_campaign(None);
-    memory.act(&Role::Gm, "create_character", make.as_object().unwrap(), None, None).unwrap();
-    memory.act(&Role::Gm, "add_trait", add.as_object().unwrap(), None, None).unwrap();
+    memory.act(&Role::Gm, &ActRequest::new("create_character", make.as_object().unwrap())).unwrap();
+    memory.act(&Role::Gm, &ActRequest::new("add_trait", add.as_object().unwrap())).unwrap();
     group.bench_function("trait_roll: validate, run, commit in memory", |b| {
-        b.iter(|| memory.act(&ann, "trait_roll", &params, None, Some(dice::Entropy::fresh())).unwrap())
+        b.iter(|| memory.act(&ann, &ActRequest::new("trait_roll", &params).with_entropy(Some(dice::Entropy::fresh()))).unwrap())
     });
     group.finish();
     latency(&mut campaign, &ann, &params);
@@ -99,7 +100,7 @@ fn latency(campaign: &mut Campaign, role: &Role, params: &serde_json::Map<String
     let mut times: Vec<Duration> = (0..5000)
         .map(|_| {
             let start = Instant::now();
-            campaign.act(role, "trait_roll", params, None, Some(dice::Entropy::fresh())).unwrap();
+            campaign.act(role, &ActRequest::new("trait_roll", params).with_entropy(Some(dice::Entropy::fresh()))).unwrap();
             start.elapsed()
         })
         .collect();
@@ -129,11 +130,11 @@ fn big_campaign(n: u64) -> PathBuf {
     let mut c = new_campaign(Some(&path));
     c.store().connection().pragma_update(None, "synchronous", "OFF").unwrap();
     let make = json!({"name": "Gandolf", "owner": "ann", "traits": ["Magic!", "Fireball"]});
-    c.act(&Role::Gm, "create_character", make.as_object().unwrap(), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("create_character", make.as_object().unwrap())).unwrap();
     let roll = json!({"expr": "3d6", "label": "filler"});
     let roll = roll.as_object().unwrap().clone();
     while c.info().events < n {
-        c.act(&Role::Player("ann".into()), "roll", &roll, None, None).unwrap();
+        c.act(&Role::Player("ann".into()), &ActRequest::new("roll", &roll)).unwrap();
     }
     path
 }
@@ -179,7 +180,7 @@ fn simulate_challenge_rolls(c: &mut Criterion) {
         ("start_challenge", json!({"name": "Goblin war band", "cr": 6, "toughness": 2, "smash": 1})),
     ];
     for (action, params) in setup {
-        campaign.act(&gm, action, params.as_object().unwrap(), None, None).expect("set-up");
+        campaign.act(&gm, &ActRequest::new(action, params.as_object().unwrap())).expect("set-up");
     }
     let roll = json!({"character": "gandolf", "attack": ["Fireball", "Scorching Hellfire", "pyromaniac"], "defense": ["Levitate", "Magic!", "Barrier"]});
     let ann = Role::Player("ann".into());

@@ -4,6 +4,7 @@
 //! of every edit it timed (docs/performance.md).
 #![allow(clippy::print_stdout, reason = "a benchmark reports its figures")]
 
+use houserule_app::request::ActRequest;
 use criterion::{criterion_group, criterion_main, Criterion};
 use houserule_app::session::{RuleFolders, Session, SessionEvent};
 use houserule_app::{Campaign, NewCampaign};
@@ -77,13 +78,7 @@ fn save_to_live(crit: &mut Criterion) {
                 latencies.push(took);
                 // The table keeps playing between edits.
                 session
-                    .act(
-                        &Role::Gm,
-                        "create_character",
-                        json!({"name": format!("Hero {edit}"), "traits": ["luck"]}).as_object().unwrap(),
-                        None,
-                        None,
-                    )
+                    .act(&Role::Gm, &ActRequest::new("create_character", json!({"name": format!("Hero {edit}"), "traits": ["luck"]}).as_object().unwrap()))
                     .unwrap();
             }
             total

@@ -127,6 +127,28 @@ impl LabSide {
     }
 }
 
+/// Rules that cannot play the balance lab: they do not say how everyone plays a turn and how a
+/// scene ends (`lab_turn(t)`, `lab_outcome(t)`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{ruleset}{with} cannot play the balance lab: its rules do not say how everyone plays a turn and how a scene \
+     ends on its own"
+)]
+pub struct NoPolicy {
+    pub ruleset: String,
+    /// ` (with FILES)` when house rules are in force.
+    pub with: String,
+}
+
+/// Whether `rules` (with the house-rule files `house_rules` in force) can play the lab.
+pub fn has_policy(rules: &Rules, house_rules: &[String]) -> Result<(), NoPolicy> {
+    if rules.has_function("lab_turn", 1) && rules.has_function("lab_outcome", 1) {
+        return Ok(());
+    }
+    let with = if house_rules.is_empty() { String::new() } else { format!(" (with {})", house_rules.join(", ")) };
+    Err(NoPolicy { ruleset: rules.manifest.name.clone(), with })
+}
+
 /// Runs per side in one round: enough to keep a worker per core busy, few enough to report
 /// progress and heed a stop about every fraction of a second.
 fn round_size(times: u64) -> u64 {
@@ -149,13 +171,7 @@ pub fn play(
         .map(|s| Rules::load(&s.source, &s.house, &s.limits).map_err(|e| ActError::Rejected(e.to_string())))
         .collect::<Result<_, _>>()?;
     for (r, s) in rules.iter().zip(setups) {
-        if !r.has_function("lab_turn", 1) || !r.has_function("lab_outcome", 1) {
-            return Err(ActError::Rejected(format!(
-                "{} has no lab policy{}: it defines no lab_turn(t) and lab_outcome(t)",
-                r.manifest.name,
-                if s.house_rules.is_empty() { String::new() } else { format!(" (with {})", s.house_rules.join(", ")) }
-            )));
-        }
+        has_policy(r, &s.house_rules).map_err(|e| ActError::Rejected(e.to_string()))?;
     }
     let step = round_size(times);
     let mut first = 0;

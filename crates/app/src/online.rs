@@ -2,11 +2,12 @@
 //!
 //! The referee itself (a Matrix client, the room, who sits where) lives in the
 //! `houserule-matrix` crate, so the engine never links a network client. A front end that can
-//! play online installs one with [`crate::front::App::install_online`]: the desktop app installs
-//! the Matrix referee, which the GM links, seats players with and starts or stops from the
-//! Online panel. The calls `online`, `online_link`, `online_invite`, `online_start` and
-//! `online_stop` go through [`OnlineTable`]; with none installed `online` answers nothing and
-//! the others say where to play online instead.
+//! play online installs one with [`crate::front::App::install_online`] (the port is
+//! [`crate::front::OnlineTable`]): the desktop app installs the Matrix referee, which the GM
+//! links, seats players with and starts or stops from the Online panel. This module holds what
+//! the calls `online`, `online_link`, `online_invite`, `online_start` and `online_stop` take and
+//! answer; with no referee installed `online` answers nothing and the others say where to play
+//! online instead ([`no_referee`]).
 //!
 //! Guarantees: a referee referees the campaign in play and nothing else — opening or creating
 //! another campaign stops it first (and waits until it has), and opening a linked campaign
@@ -14,13 +15,9 @@
 //! in the campaign file, not in the app's files: the session the homeserver gives back is kept
 //! in the GM's configuration folder, readable by the GM alone).
 
-use crate::calls::Call;
-use crate::front::App;
 use houserule_core::{ErrorCode, ErrorReport};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::sync::Arc;
 
 /// Linking the campaign in play to a room, logged in as the GM's account.
 #[derive(Clone, Default, Deserialize, JsonSchema)]
@@ -86,50 +83,10 @@ pub struct Online {
     pub problem: Option<String>,
 }
 
-/// A referee a front end installed.
-pub trait OnlineTable: Send + Sync {
-    /// The campaign's room, seats and referee; none when the campaign in play is not linked.
-    fn status(&self, app: &App) -> Result<Option<Online>, ErrorReport>;
-    /// Links the campaign in play to a room and starts refereeing it.
-    fn link(&self, app: &App, how: &OnlineLink) -> Result<Online, ErrorReport>;
-    /// Seats an account as a player.
-    fn invite(&self, app: &App, how: &OnlineInvite) -> Result<Online, ErrorReport>;
-    /// Starts refereeing the campaign in play (it must be linked); nothing when it runs.
-    fn start(&self, app: &App) -> Result<Online, ErrorReport>;
-    /// Stops refereeing and returns once it has; whether it was running.
-    fn stop(&self) -> bool;
-    /// A campaign was opened or created: starts refereeing it when it is linked (what goes
-    /// wrong shows in [`OnlineTable::status`]).
-    fn opened(&self, app: &App);
-}
-
 /// Why a program without a referee cannot play online.
 pub fn no_referee() -> ErrorReport {
     ErrorReport::new(
         ErrorCode::Refused,
         "this program cannot play online: use the desktop app's Online panel, or `houserule matrix link` and `houserule matrix run`",
     )
-}
-
-/// Answers the online calls through `table` (none installed: see the module's docs).
-pub(crate) fn answer(app: &App, table: Option<Arc<dyn OnlineTable>>, call: Call) -> Result<Value, ErrorReport> {
-    let no_campaign = || ErrorReport::new(ErrorCode::NoCampaign, "open or create a campaign to play online first");
-    let value = match (call, table) {
-        (Call::Online(_), None) => Value::Null,
-        (Call::Online(_), Some(t)) => json(t.status(app)?)?,
-        (Call::OnlineStop(_), t) => Value::Bool(t.is_some_and(|t| t.stop())),
-        (_, None) => return Err(no_referee()),
-        (_, Some(_)) if app.current().is_none() => return Err(no_campaign()),
-        (Call::OnlineLink(how), Some(t)) => json(t.link(app, &how)?)?,
-        (Call::OnlineInvite(how), Some(t)) => json(t.invite(app, &how)?)?,
-        (Call::OnlineStart(_), Some(t)) => json(t.start(app)?)?,
-        (other, _) => {
-            return Err(ErrorReport::new(ErrorCode::Internal, format!("{} is not an online call", other.name())))
-        }
-    };
-    Ok(value)
-}
-
-fn json<T: Serialize>(value: T) -> Result<Value, ErrorReport> {
-    serde_json::to_value(value).map_err(|e| ErrorReport::new(ErrorCode::Internal, e.to_string()))
 }

@@ -4,6 +4,7 @@
 //! expectation is reported with its step. Scenarios with the same house rules share one
 //! sandbox worker ([`Runner`]), so a plugin's whole suite compiles its rules only once per set.
 
+use crate::request::ActRequest;
 use crate::campaign::{Campaign, CampaignError, NewCampaign};
 use crate::rules::Rules;
 use houserule_core::event::Body;
@@ -119,7 +120,7 @@ pub fn play(campaign: &mut Campaign, scenario: &Scenario) -> Result<(), SetupErr
         let fail = |message: String| SetupError { step: i + 1, message };
         let role = Role::parse(step.role.as_deref().unwrap_or("gm")).map_err(|e| fail(e.to_string()))?;
         campaign
-            .act(&role, action, &step.params, step.dice.clone(), None)
+            .act(&role, &ActRequest::new(action, &step.params).with_dice(step.dice.clone()))
             .map_err(|e| fail(format!("{action}: {e}")))?;
     }
     Ok(())
@@ -138,7 +139,7 @@ fn run_step(campaign: &mut Campaign, n: usize, step: &houserule_core::scenario::
     let what = step.act.as_deref().map(|a| format!("{a} as {role}")).unwrap_or_else(|| "check".into());
     let mut entry: Option<LogEntry> = None;
     if let Some(action) = &step.act {
-        match (campaign.act(&role, action, &step.params, step.dice.clone(), None), &step.refused) {
+        match (campaign.act(&role, &ActRequest::new(action, &step.params).with_dice(step.dice.clone())), &step.refused) {
             (Ok(out), None) => {
                 check_result(&out.result, &step.result, &mut |m| fail(format!("{what}: {m}")));
                 entry = Some(out.event);

@@ -2,20 +2,17 @@
 //!
 //! The server itself (HTTP, WebSockets, who joined) lives in the `houserule-host` crate, so the
 //! engine never links a web server. A front end that can serve installs one with
-//! [`crate::front::App::install_server`]: the desktop app installs a server the GM starts and
-//! stops from the Players panel; `houserule serve` installs the one it runs, which the calls may
-//! look at but not stop. The calls `hosting`, `host_start`, `host_stop` and `remove_player` go
-//! through [`TableServer`]; with no server installed they say so.
+//! [`crate::front::App::install_server`] (the port is [`crate::front::TableServer`]): the
+//! desktop app installs a server the GM starts and stops from the Players panel; `houserule
+//! serve` installs the one it runs, which the calls may look at but not stop. This module holds
+//! what the calls `hosting`, `host_start` and `host_stop` take and answer.
 //!
 //! Guarantees: a server serves the campaign in play and nothing else — opening or creating
 //! another campaign stops it first; removing a player ends their join link before their
 //! connections are closed, so a browser that reconnects by itself is refused.
 
-use crate::front::App;
-use houserule_core::ErrorReport;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::path::Path;
 
 /// Where the table is offered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -71,16 +68,4 @@ pub struct Serving {
     /// Something the GM should know (a busy port, no network address found).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-}
-
-/// A server a front end installed.
-pub trait TableServer: Send + Sync {
-    /// Starts serving `app`'s campaign, at `file` (refused when it serves already).
-    fn start(&self, app: &App, file: &Path, how: &HostStart) -> Result<Serving, ErrorReport>;
-    /// What is served now, if anything.
-    fn status(&self) -> Option<Serving>;
-    /// Stops serving and closes every connection; whether it was serving.
-    fn stop(&self) -> Result<bool, ErrorReport>;
-    /// Closes every connection that joined as `role` (e.g. `player:ann`); how many.
-    fn disconnect(&self, role: &str) -> usize;
 }

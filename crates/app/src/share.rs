@@ -75,7 +75,7 @@ pub fn share(from: &Path, out: &Path, for_role: Option<&Role>) -> Result<ShareRe
             let copy = Store::open(out)?;
             crate::invites::forget_all(&copy)?;
             crate::reads::forget_all(&copy)?;
-            copy.forget_meta(crate::origin::MARK_PREFIX)?;
+            copy.forget_meta(crate::chat::MARK_PREFIX)?;
             drop(copy);
             settle(out)?;
             Ok(ShareReport {
@@ -113,7 +113,7 @@ fn player_copy(campaign: &Campaign, out: &Path, role: &Role) -> Result<ShareRepo
             .map_err(sqlite)?
             .collect::<Result<_, _>>()
             .map_err(sqlite)?;
-        for (k, v) in meta.into_iter().filter(|(k, _)| !k.starts_with(crate::origin::MARK_PREFIX)) {
+        for (k, v) in meta.into_iter().filter(|(k, _)| !k.starts_with(crate::chat::MARK_PREFIX)) {
             dst.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![k, v]).map_err(sqlite)?;
         }
         dst.execute_batch("BEGIN").map_err(sqlite)?;

@@ -11,7 +11,7 @@
 //! **Corrections** set a field, a pool count or a trait on any entity, through the same checks
 //! as a script's, and log the GM's reason (as secret as the value it corrects).
 
-use crate::campaign::{Campaign, CampaignError};
+use crate::campaign::{Append, Campaign, CampaignError};
 use houserule_core::action::Staged;
 use houserule_core::dice::Forced;
 use houserule_core::event::{EventKind, Header};
@@ -165,7 +165,7 @@ impl Campaign {
         let detail = json!({ "to": to, "voided": targets.iter().map(|h| h.seq).collect::<Vec<_>>() });
         let staged = Staged { tx, result: Value::Null, log: vec![] };
         let voids: Vec<u64> = targets.iter().map(|h| h.seq).collect();
-        let (header, items) = self.commit(EventKind::Undo, Some(actor.clone()), None, Some(detail), staged, &[])?;
+        let (header, items) = self.commit(Append::new(EventKind::Undo, Some(actor.clone()), staged).detail(Some(detail)))?;
         for v in voids {
             self.voided.insert(v, header.seq);
         }
@@ -230,7 +230,7 @@ impl Campaign {
         let detail = json!({ "reason": reason });
         let detail = (visibility == Visibility::Public).then_some(detail);
         let staged = Staged { tx, result: Value::Null, log: vec![] };
-        let (header, items) = self.commit(EventKind::Correction, Some(actor.clone()), None, detail, staged, &[])?;
+        let (header, items) = self.commit(Append::new(EventKind::Correction, Some(actor.clone()), staged).detail(detail))?;
         Ok(view::log_entry(&header, &items, &hex::encode(self.head().1), actor))
     }
 }

@@ -158,7 +158,7 @@ pub fn verify(store: &Store, seeds: &KnownSeeds) -> VerifyReport {
         state.seq = seq;
 
         if dice_fail.is_none() {
-            let origin = crate::origin::Origin::of(&header).map(|o| o.entropy());
+            let origin = crate::chat::ChatMessage::of(&header).map(|o| o.entropy());
             dice_fail = state.collect_rolls(seq, &items, origin);
         }
         if dice_fail.is_none() && header.kind == EventKind::Reveal {

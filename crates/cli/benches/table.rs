@@ -12,6 +12,7 @@
 //! - **`houserule act` process**: the whole command, start to exit, on the same file (criterion).
 #![allow(clippy::print_stdout, reason = "a benchmark reports its figures")]
 
+use houserule_app::request::ActRequest;
 use criterion::{criterion_group, criterion_main, Criterion};
 use houserule_app::{Campaign, NewCampaign};
 use houserule_core::{Limits, Role};
@@ -74,12 +75,12 @@ fn campaign(n: u64) -> PathBuf {
     c.store().connection().pragma_update(None, "synchronous", "OFF").unwrap();
     for (i, p) in PLAYERS.iter().enumerate() {
         let make = json!({"name": format!("Hero{i}"), "owner": p});
-        c.act(&Role::Gm, "create_character", make.as_object().unwrap(), None, None).unwrap();
+        c.act(&Role::Gm, &ActRequest::new("create_character", make.as_object().unwrap())).unwrap();
     }
     let roll = json!({"expr": "3d6", "label": "filler"});
     let roll = roll.as_object().unwrap().clone();
     while c.info().events < n {
-        c.act(&Role::Player(PLAYERS[(c.info().events % 3) as usize].into()), "roll", &roll, None, None).unwrap();
+        c.act(&Role::Player(PLAYERS[(c.info().events % 3) as usize].into()), &ActRequest::new("roll", &roll)).unwrap();
     }
     path
 }

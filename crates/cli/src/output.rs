@@ -179,7 +179,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::schema::RootSchema)> {
         ("info.schema.json", schema_for!(Info)),
         ("ui-rulesets.schema.json", schema_for!(Vec<houserule_app::calls::RulesetChoice>)),
         ("ui-house-rules.schema.json", schema_for!(houserule_app::calls::HouseRulesState)),
-        ("ui-event.schema.json", schema_for!(houserule_app::front::AppEvent)),
+        ("ui-event.schema.json", schema_for!(houserule_app::events::AppEvent)),
         ("error.schema.json", schema_for!(Failed)),
         ("sandbox.schema.json", schema_for!(houserule_app::sandbox::Probe)),
     ]

@@ -4,7 +4,7 @@
 //! `houserule ui-contract FILE` writes it; a test fails when the committed file is stale.
 
 use houserule_app::calls;
-use houserule_app::front::AppEvent;
+use houserule_app::events::AppEvent;
 use houserule_core::ErrorReport;
 use schemars::gen::{SchemaGenerator, SchemaSettings};
 use schemars::schema::{InstanceType, Schema, SchemaObject, SingleOrVec};

@@ -1,11 +1,11 @@
 //! Serving a Houserule table to browsers on the network.
 //!
-//! [`Host`] is the server a front end installs into its [`App`] (see
-//! [`houserule_app::serving`]): `houserule serve` starts one at once and runs until it is killed;
+//! [`Hosting`] is the server a front end installs into its [`App`] (the port is
+//! [`houserule_app::front::TableServer`]): `houserule serve` starts one at once and runs until it is killed;
 //! the desktop app's Players panel starts and stops one over the campaign in play, while its
 //! own window plays on. Either way it is the same server ([`server`]): the UI over HTTP, the
 //! calls over a WebSocket ([`protocol`]), identity from join links and the GM's secret
-//! ([`attempts`] limits guessing), requests only from the server's own pages ([`origin`]), and
+//! ([`attempts`] limits guessing), requests only from the server's own pages ([`own_pages`]), and
 //! the list of who is connected ([`visitors`]).
 //!
 //! The desktop app's server has a random GM secret it never shows: there, the GM is the person
@@ -13,13 +13,14 @@
 
 pub mod assets;
 pub mod attempts;
-pub mod origin;
+pub mod own_pages;
 pub mod protocol;
 pub mod server;
 pub mod visitors;
 
-use houserule_app::front::App;
-use houserule_app::serving::{HostStart, Reach, Serving, TableServer, DEFAULT_PORT};
+use houserule_app::front::{App, TableServer};
+use houserule_app::serving::{HostStart, Reach, Serving, DEFAULT_PORT};
+use houserule_app::calls::Front;
 use houserule_core::{ErrorCode, ErrorReport, Role};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -47,8 +48,8 @@ struct Current {
     serving: Serving,
 }
 
-/// A server that can be started and stopped.
-pub struct Host {
+/// Serving the table: a server that can be started and stopped.
+pub struct Hosting {
     /// Whether the GM may stop it with a call (the desktop app), or only where it runs.
     stoppable: bool,
     current: Mutex<Option<Current>>,
@@ -56,15 +57,15 @@ pub struct Host {
     last_port: Mutex<Option<u16>>,
 }
 
-impl Host {
+impl Hosting {
     /// A server the desktop app's GM starts and stops.
-    pub fn new() -> Host {
-        Host { stoppable: true, current: Mutex::new(None), last_port: Mutex::new(None) }
+    pub fn new() -> Hosting {
+        Hosting { stoppable: true, current: Mutex::new(None), last_port: Mutex::new(None) }
     }
 
     /// A server `houserule serve` runs until it is killed.
-    pub fn unstoppable() -> Host {
-        Host { stoppable: false, ..Host::new() }
+    pub fn unstoppable() -> Hosting {
+        Hosting { stoppable: false, ..Hosting::new() }
     }
 
     fn current(&self) -> std::sync::MutexGuard<'_, Option<Current>> {
@@ -93,7 +94,7 @@ impl Host {
         };
         let shared = server::Shared {
             app: app.clone(),
-            file: file.to_path_buf(),
+            front: std::sync::Arc::new(Front::server(file.to_path_buf())),
             secret: secret.clone(),
             ui: options.ui,
             names: options.names,
@@ -129,13 +130,13 @@ impl Host {
     }
 }
 
-impl Default for Host {
-    fn default() -> Host {
-        Host::new()
+impl Default for Hosting {
+    fn default() -> Hosting {
+        Hosting::new()
     }
 }
 
-impl TableServer for Host {
+impl TableServer for Hosting {
     fn start(&self, app: &App, file: &Path, how: &HostStart) -> Result<Serving, ErrorReport> {
         let ip = match how.reach {
             Reach::Network => IpAddr::V4(Ipv4Addr::UNSPECIFIED),

@@ -10,8 +10,8 @@
 
 use crate::attempts::Attempts;
 use crate::server::Shared as Server;
-use houserule_app::calls::{Call, Caller, Host, Join};
-use houserule_app::front::AppEvent;
+use houserule_app::calls::{Call, Caller, Join};
+use houserule_app::events::AppEvent;
 use houserule_core::{ErrorCode, ErrorReport, Role};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -120,7 +120,7 @@ pub fn handle(server: &Server, mut conn: Connection, message: Message) -> (Reply
             .role
             .clone()
             .ok_or_else(|| ErrorReport::new(ErrorCode::Forbidden, "join first: open the join link the GM gave you"))?;
-        server.app.call_text(&Caller { role, host: Host::Server }, call, Some(&server.file))
+        server.app.call(&Caller::new(role, &server.front), call)
     });
     let reply = match result {
         Ok(result) => Reply::Result { id, result },
@@ -129,14 +129,9 @@ pub fn handle(server: &Server, mut conn: Connection, message: Message) -> (Reply
     (reply, conn)
 }
 
-/// The event as this connection may receive it: rule errors and watch notices are the GM's,
-/// and a post only its readers are told of.
+/// The event as this connection may receive it ([`AppEvent::may_reach`]): rule errors, watch
+/// notices, hosting and online status are the GM's, and a post only its readers are told of.
 pub fn event_for(conn: &Connection, event: AppEvent) -> Option<Reply> {
     let role = conn.role.as_ref()?;
-    if let AppEvent::Session { event } = &event {
-        if !event.may_reach(role) {
-            return None;
-        }
-    }
-    Some(Reply::Event { event })
+    event.may_reach(role).then_some(Reply::Event { event })
 }

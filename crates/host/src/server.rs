@@ -8,13 +8,13 @@
 //! joined, never from the request. Every connection is told as actions are committed and rules
 //! reload, and fetches its own view again.
 //!
-//! Only the server's own pages may talk to it (see [`crate::origin`]). Stopping closes every
+//! Only the server's own pages may talk to it (see [`crate::own_pages`]). Stopping closes every
 //! connection with a close frame that says why, then the listener; a connection the GM removes
 //! is closed the same way.
 
 use crate::protocol::{self, Connection, Reply};
 use crate::visitors::{Closing, Visitors};
-use crate::{assets, attempts, origin};
+use crate::{assets, attempts, own_pages};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
@@ -22,7 +22,9 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
 use axum::Router;
-use houserule_app::front::{App, AppEvent};
+use houserule_app::calls::Front;
+use houserule_app::events::AppEvent;
+use houserule_app::front::App;
 use houserule_core::{ErrorCode, ErrorReport};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -31,7 +33,8 @@ use std::sync::Arc;
 /// What every connection shares.
 pub struct Shared {
     pub app: App,
-    pub file: PathBuf,
+    /// The front end every connection calls through: browsers of a server playing its file.
+    pub front: Arc<Front>,
     pub secret: String,
     /// A folder to serve the UI from instead of the built-in copy.
     pub ui: Option<PathBuf>,
@@ -112,8 +115,8 @@ impl Waiter {
 }
 
 async fn static_file(State(shared): State<Arc<Shared>>, headers: HeaderMap, uri: Uri) -> Response {
-    if let Err(refused) = origin::check(&headers, &shared.names) {
-        return (StatusCode::FORBIDDEN, refused).into_response();
+    if let Err(refused) = own_pages::check(&headers, &shared.names) {
+        return (StatusCode::FORBIDDEN, refused.to_string()).into_response();
     }
     if let Some(dir) = &shared.ui {
         return match assets::from_folder(dir, uri.path()) {
@@ -139,14 +142,15 @@ async fn ws(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(refused) = origin::check(&headers, &shared.names) {
-        return (StatusCode::FORBIDDEN, refused).into_response();
+    if let Err(refused) = own_pages::check(&headers, &shared.names) {
+        return (StatusCode::FORBIDDEN, refused.to_string()).into_response();
     }
     upgrade.max_message_size(1 << 20).on_upgrade(move |socket| connection(socket, shared, peer))
 }
 
 async fn connection(mut socket: WebSocket, shared: Arc<Shared>, peer: SocketAddr) {
     let (id, closing) = shared.visitors.arrived(peer.ip());
+    shared.app.hosting_changed();
     // Events reach this channel in the thread that announces them, so an action's own event is
     // here by the time its reply is: both go out in one write.
     let (events_tx, mut events_rx) = tokio::sync::mpsc::unbounded_channel();
@@ -175,6 +179,7 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>, peer: SocketAddr
                             .unwrap_or_else(|_| (Reply::failure(0, ErrorCode::Internal, "the request failed"), Connection::new(peer.ip())));
                         if state.role != conn.role {
                             shared.visitors.joined(id, state.role.as_ref());
+                            shared.app.hosting_changed();
                         }
                         conn = state;
                         reply
@@ -194,6 +199,7 @@ async fn connection(mut socket: WebSocket, shared: Arc<Shared>, peer: SocketAddr
         }
     }
     shared.visitors.left(id);
+    shared.app.hosting_changed();
 }
 
 /// Sends `first` and every event already waiting, in one write.

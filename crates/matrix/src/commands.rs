@@ -1,11 +1,17 @@
-//! What players send the referee: `!hr` command messages, readable from any Matrix client.
+//! What players send the referee: `!hr` command messages, readable from any Matrix client,
+//! each read into one of the app layer's calls ([`houserule_app::calls::Call`]), which the same
+//! dispatcher answers as it answers the desktop window and browsers — so who may do what is
+//! decided in one place.
 //!
 //! Guarantees: a message is ours only when its first word is `!hr`; everything else in the room
 //! is table talk and left alone. A command is read in full before anything runs: an unknown
 //! command, an unclosed quote or a malformed `name=value` is refused with what was wrong and at
 //! which column of the message, and nothing is taken.
 
-use serde_json::{Map, Value};
+use houserule_app::calls::{As, Call, LogPage};
+use houserule_app::request::{ActRequest, PostRequest};
+use houserule_core::talk::PostDraft;
+use serde_json::Map;
 
 /// The word that starts every command.
 pub const PREFIX: &str = "!hr";
@@ -16,21 +22,30 @@ pub const MAX_COMMAND: usize = 8 * 1024;
 /// How many log entries `!hr log` shows at most.
 pub const MAX_LOG: usize = 20;
 
-/// A command a player sent.
-#[derive(Debug, Clone, PartialEq)]
+/// A command a player sent: `!hr` or `!hr help` (what the referee understands), or a call —
+/// `!hr actions` (the actions the sender may take), `!hr act ACTION name=value …` (takes one),
+/// `!hr view` (the table as the sender may see it), `!hr log [N]` (the last N entries, 5 when
+/// not said), `!hr say TEXT` (a post to everyone, out of character).
+#[derive(Debug)]
 pub enum Request {
-    /// `!hr` or `!hr help`: what the referee understands.
     Help,
-    /// `!hr actions`: the actions the sender may take, with their parameters.
-    Actions,
-    /// `!hr act ACTION name=value …`: takes an action.
-    Act { action: String, params: Map<String, Value> },
-    /// `!hr view`: the table as the sender may see it.
-    View,
-    /// `!hr log [N]`: the last N entries of the log (default 5).
-    Log { count: usize },
-    /// `!hr say TEXT`: a post to everyone, out of character, into the campaign's log.
-    Say { text: String },
+    Call(Call),
+}
+
+fn actions() -> Request {
+    Request::Call(Call::Actions(As::default()))
+}
+
+fn view() -> Request {
+    Request::Call(Call::View(As::default()))
+}
+
+fn log(count: usize) -> Request {
+    Request::Call(Call::Log(LogPage { role: None, from: 1, before: None, limit: count }))
+}
+
+fn say(text: &str) -> Request {
+    Request::Call(Call::Say(PostRequest::new(PostDraft { text: text.to_string(), character: None, to: None })))
 }
 
 /// A command that could not be read: what was wrong, and the column (1-based, in characters)
@@ -113,7 +128,7 @@ pub fn read(body: &str) -> Option<Result<Request, Unreadable>> {
                 let column = body.chars().count() + 1;
                 return Some(Err(Unreadable { column, message: "say what? '!hr say TEXT'".into() }));
             }
-            return Some(Ok(Request::Say { text: text.to_string() }));
+            return Some(Ok(say(text)));
         }
     }
     Some(words(body).and_then(|w| request(&w[1..])))
@@ -128,12 +143,12 @@ fn request(words: &[Word]) -> Result<Request, Unreadable> {
     };
     match command.text.to_ascii_lowercase().as_str() {
         "help" => none_after(Request::Help),
-        "actions" => none_after(Request::Actions),
-        "view" => none_after(Request::View),
+        "actions" => none_after(actions()),
+        "view" => none_after(view()),
         "log" => match rest {
-            [] => Ok(Request::Log { count: 5 }),
+            [] => Ok(log(5)),
             [n] => match n.text.parse::<usize>() {
-                Ok(count) if (1..=MAX_LOG).contains(&count) => Ok(Request::Log { count }),
+                Ok(count) if (1..=MAX_LOG).contains(&count) => Ok(log(count)),
                 _ => Err(Unreadable {
                     column: n.column,
                     message: format!("'{}': how many entries, from 1 to {MAX_LOG}", n.text),
@@ -167,7 +182,7 @@ fn request(words: &[Word]) -> Result<Request, Unreadable> {
                     }
                 }
             }
-            Ok(Request::Act { action: action.text.clone(), params })
+            Ok(Request::Call(Call::Act(ActRequest { action: action.text.clone(), params, ..ActRequest::default() })))
         }
         other => Err(Unreadable {
             column: command.column,
@@ -199,9 +214,11 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::json;
 
+    use serde_json::Value;
+
     fn act(body: &str) -> (String, Map<String, Value>) {
         match read(body) {
-            Some(Ok(Request::Act { action, params })) => (action, params),
+            Some(Ok(Request::Call(Call::Act(r)))) => (r.action, r.params),
             other => panic!("{body}: {other:?}"),
         }
     }
@@ -220,11 +237,14 @@ mod tests {
     #[test]
     fn other_messages_are_not_commands() {
         for body in ["hello", "!hrx act", "", "   ", "I said !hr act"] {
-            assert_eq!(read(body), None, "{body}");
+            assert!(read(body).is_none(), "{body}");
         }
-        assert_eq!(read("!HR"), Some(Ok(Request::Help)));
-        assert_eq!(read("  !hr log 3"), Some(Ok(Request::Log { count: 3 })));
-        assert_eq!(read("!hr say  We \"run\"!\nNow. "), Some(Ok(Request::Say { text: "We \"run\"!\nNow.".into() })));
+        assert!(matches!(read("!HR"), Some(Ok(Request::Help))));
+        assert!(matches!(read("  !hr log 3"), Some(Ok(Request::Call(Call::Log(LogPage { limit: 3, .. }))))));
+        match read("!hr say  We \"run\"!\nNow. ") {
+            Some(Ok(Request::Call(Call::Say(p)))) => assert_eq!(p.draft.text, "We \"run\"!\nNow."),
+            other => panic!("{other:?}"),
+        }
         assert!(matches!(read("!hr sayx"), Some(Err(_))));
         assert!(read("!hr say ").unwrap().unwrap_err().message.contains("say what"));
     }

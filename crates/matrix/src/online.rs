@@ -14,7 +14,8 @@ use crate::link::{self, Link};
 use crate::referee::{Referee, RETRY};
 use crate::MatrixError;
 use houserule_app::front::App;
-use houserule_app::online::{Online, OnlineInvite, OnlineLink, OnlineSeat, OnlineTable};
+use houserule_app::front::OnlineTable;
+use houserule_app::online::{Online, OnlineInvite, OnlineLink, OnlineSeat};
 use houserule_core::{ErrorCode, ErrorReport};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -74,8 +75,10 @@ impl MatrixOnline {
         MatrixOnline::default()
     }
 
-    fn set_problem(problem: &Mutex<Option<String>>, text: Option<String>) {
+    /// Notes the referee's trouble (none: it cleared), and tells the GM's screens.
+    fn set_problem(app: &App, problem: &Mutex<Option<String>>, text: Option<String>) {
         *problem.lock().unwrap_or_else(|p| p.into_inner()) = text;
+        app.online_changed();
     }
 
     /// Whether a referee runs for `campaign` now (a thread that ended by itself is cleared).
@@ -93,7 +96,7 @@ impl MatrixOnline {
             return Ok(());
         }
         self.stop();
-        Self::set_problem(&self.problem, None);
+        *self.problem.lock().unwrap_or_else(|p| p.into_inner()) = None;
         let (stop, stopped) = oneshot::channel::<()>();
         let (app, problem) = (app.clone(), self.problem.clone());
         let thread = std::thread::Builder::new()
@@ -101,15 +104,15 @@ impl MatrixOnline {
             .spawn(move || {
                 let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
                 let Ok(runtime) = runtime else {
-                    Self::set_problem(&problem, Some("the network runtime did not start".into()));
+                    Self::set_problem(&app, &problem, Some("the network runtime did not start".into()));
                     return;
                 };
                 runtime.block_on(async move {
                     tokio::select! {
                         _ = stopped => {}
-                        ended = referee(app, &problem) => {
+                        ended = referee(app.clone(), &problem) => {
                             if let Err(e) = ended {
-                                Self::set_problem(&problem, Some(format!("the referee stopped: {e}")));
+                                Self::set_problem(&app, &problem, Some(format!("the referee stopped: {e}")));
                             }
                         }
                     }
@@ -128,14 +131,15 @@ async fn referee(app: App, problem: &Mutex<Option<String>>) -> Result<(), Matrix
         match Referee::start(app.clone()).await {
             Ok(r) => break r,
             Err(e @ MatrixError::Http { .. }) => {
-                MatrixOnline::set_problem(problem, Some(format!("{e}; trying again in {} s", RETRY.as_secs())));
+                let text = format!("{e}; trying again in {} s", RETRY.as_secs());
+                MatrixOnline::set_problem(&app, problem, Some(text));
                 tokio::time::sleep(RETRY).await;
             }
             Err(e) => return Err(e),
         }
     };
-    MatrixOnline::set_problem(problem, None);
-    referee.run(false, |p| MatrixOnline::set_problem(problem, p.map(str::to_string))).await
+    MatrixOnline::set_problem(&app, problem, None);
+    referee.run(false, |p| MatrixOnline::set_problem(&app, problem, p.map(str::to_string))).await
 }
 
 impl OnlineTable for MatrixOnline {
@@ -201,11 +205,13 @@ impl OnlineTable for MatrixOnline {
         match link::link(app) {
             Ok(Some(_)) => {
                 if let Err(e) = self.spawn(app) {
-                    Self::set_problem(&self.problem, Some(e.message));
+                    Self::set_problem(app, &self.problem, Some(e.message));
+                    return;
                 }
+                app.online_changed();
             }
-            Ok(None) => Self::set_problem(&self.problem, None),
-            Err(e) => Self::set_problem(&self.problem, Some(e.to_string())),
+            Ok(None) => Self::set_problem(app, &self.problem, None),
+            Err(e) => Self::set_problem(app, &self.problem, Some(e.to_string())),
         }
     }
 }

@@ -29,12 +29,14 @@ use crate::link::{self, Link, Seats, ANSWERED, POSITION, POSTED};
 use crate::messages::Notice;
 use crate::room::Chat;
 use crate::{account, MatrixError};
+use houserule_app::calls::{As, Call, Caller, Front, LogPage, Nothing};
+use houserule_app::chat::{Bridged, ChatMessage};
 use houserule_app::front::App;
-use houserule_app::origin::Origin;
+use houserule_core::manifest::Manifest;
 use houserule_core::render;
-use houserule_core::talk::PostDraft;
-use houserule_core::view::LogEntry;
+use houserule_core::view::{ActionForm, LogEntry, View};
 use houserule_core::{ErrorReport, Role};
+use std::sync::Arc;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::time::Duration;
@@ -88,6 +90,8 @@ pub struct Referee {
     /// The campaign file's name, for the verify line of posts.
     file: String,
     fault: Option<Fault>,
+    /// The front end every request is a call through.
+    front: Arc<Front>,
     /// The lock that makes this the campaign's only referee (held while this lives).
     _lock: std::fs::File,
     /// When each account without a seat was last answered (the homeserver's time, in ms).
@@ -105,6 +109,18 @@ fn lock(campaign: &str) -> Result<std::fs::File, MatrixError> {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(MatrixError::Busy(format!("it holds {}", path.display()))),
         Err(std::fs::TryLockError::Error(e)) => Err(failed(e)),
+    }
+}
+
+/// A Matrix room as a front end: its players act from their own accounts, their rolls mix in
+/// entropy from their messages, and their typed dice need the GM's word.
+pub fn front() -> Front {
+    Front {
+        name: "matrix",
+        local: false,
+        campaign_file: None,
+        players_bring_entropy: false,
+        typed_dice_need_permission: true,
     }
 }
 
@@ -128,7 +144,8 @@ impl Referee {
         let lock = lock(&info.id)?;
         let chat = account::resume(&link.homeserver, &link.user).await?;
         chat.check_unencrypted(&link.room).await?;
-        Ok(Referee { app, chat, link, file, fault: Fault::from_env()?, _lock: lock, strangers: Default::default() })
+        let front = Arc::new(front());
+        Ok(Referee { app, chat, link, file, fault: Fault::from_env()?, front, _lock: lock, strangers: Default::default() })
     }
 
     /// Aborts the process here when [`FAULT_ENV`] says so.
@@ -255,55 +272,87 @@ impl Referee {
                 &format!("{sender} has no seat at this table: the GM gives one with `houserule matrix invite FILE {sender} --as NAME`"),
                 id,
             )),
-            (Ok(Request::Act { action, params }), Some(role)) => {
-                let origin = Origin { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() };
-                match self.app.act_from(&role, &action, &params, &origin, vec![link::mark(ANSWERED, &id)]) {
-                    // The event's post is the answer (`post_new`), and `answered` moved with it.
-                    Ok(_) => {
+            (Ok(Request::Call(call)), Some(role)) => {
+                let caller = Caller::new(role, &self.front);
+                match self.answer(&caller, call, id, direct)? {
+                    Some(answer) => answer,
+                    None => {
+                        // The event's post is the answer (`post_new`), and `answered` moved with it.
                         self.fault("acted");
                         return Ok(Some(id.to_string()));
                     }
-                    Err(e) => Answer::Room(Notice::refusal(&refusal(&e), id)),
                 }
-            }
-            (Ok(Request::Say { text }), Some(role)) => {
-                let origin = Origin { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() };
-                let draft = PostDraft { text, character: None, to: None };
-                match self.app.say_from(&role, &draft, &origin, vec![link::mark(ANSWERED, &id)]) {
-                    Ok(_) => {
-                        self.fault("acted");
-                        return Ok(Some(id.to_string()));
-                    }
-                    Err(e) => Answer::Room(Notice::refusal(&refusal(&e), id)),
-                }
-            }
-            (Ok(Request::Actions), Some(role)) => {
-                let forms = self.app.actions(&role)?;
-                let mut lines = vec!["Send: !hr act ACTION name=value …".to_string()];
-                lines.extend(render::action_lines(&forms, ""));
-                if forms.is_empty() {
-                    lines.push("  (nothing you may take now)".into());
-                }
-                Answer::Room(Notice::text(lines.join("\n"), Some(id)))
-            }
-            (Ok(Request::View), Some(role)) => {
-                let manifest = self.app.manifest().ok();
-                let lines = |v| render::view_lines(&v, manifest.as_ref()).join("\n");
-                let (public, own) = (lines(self.app.view(&Role::Public)?), lines(self.app.view(&role)?));
-                self.split(id, &role, direct, public, own)
-            }
-            (Ok(Request::Log { count }), Some(role)) => {
-                let lines = |r: &Role| -> Result<String, MatrixError> {
-                    let page = self.app.log(r, 1, None, count)?;
-                    Ok(page.iter().map(render::entry).collect::<Vec<_>>().join("\n"))
-                };
-                self.split(id, &role, direct, lines(&Role::Public)?, lines(&role)?)
             }
         };
         self.send_answer(id, answer).await?;
         self.fault("answered");
         link::save(&self.app, &[link::mark(ANSWERED, &id)])?;
         Ok(Some(id.to_string()))
+    }
+
+    /// Answers a call from a seated player: none when it wrote an event (its post, sent later,
+    /// is the answer; the request's `answered` mark was written with it).
+    fn answer(&self, caller: &Caller, call: Call, id: &str, direct: Option<&str>) -> Result<Option<Answer>, MatrixError> {
+        let bridged = || Bridged {
+            message: ChatMessage { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() },
+            marks: vec![link::mark(ANSWERED, &id)],
+        };
+        let refused = |e: ErrorReport| Ok(Some(Answer::Room(Notice::refusal(&refusal(&e), id))));
+        let written = match call {
+            Call::Act(request) => self.app.call(caller, Call::Act(request.bridged(bridged()))),
+            Call::Say(mut request) => {
+                request.bridged = Some(bridged());
+                self.app.call(caller, Call::Say(request))
+            }
+            Call::Actions(p) => {
+                let forms: Vec<ActionForm> = match self.app.ask(caller, Call::Actions(p)) {
+                    Ok(forms) => forms,
+                    Err(e) => return refused(e),
+                };
+                let mut lines = vec!["Send: !hr act ACTION name=value …".to_string()];
+                lines.extend(render::action_lines(&forms, ""));
+                if forms.is_empty() {
+                    lines.push("  (nothing you may take now)".into());
+                }
+                return Ok(Some(Answer::Room(Notice::text(lines.join("\n"), Some(id)))));
+            }
+            Call::View(p) => {
+                let manifest: Option<Manifest> = self.app.ask(caller, Call::Manifest(Nothing {})).ok();
+                let lines = |v: View| render::view_lines(&v, manifest.as_ref()).join("\n");
+                let own: View = match self.app.ask(caller, Call::View(p)) {
+                    Ok(v) => v,
+                    Err(e) => return refused(e),
+                };
+                let public: View = self.app.ask(&self.public(), Call::View(As { role: Some("public".into()) }))?;
+                return Ok(Some(self.split(id, &caller.role, direct, lines(public), lines(own))));
+            }
+            Call::Log(p) => {
+                let lines = |page: Vec<LogEntry>| page.iter().map(render::entry).collect::<Vec<_>>().join("\n");
+                let public_page = LogPage { role: Some("public".into()), ..p.clone() };
+                let own: Vec<LogEntry> = match self.app.ask(caller, Call::Log(p)) {
+                    Ok(page) => page,
+                    Err(e) => return refused(e),
+                };
+                let public: Vec<LogEntry> = self.app.ask(&self.public(), Call::Log(public_page))?;
+                return Ok(Some(self.split(id, &caller.role, direct, lines(public), lines(own))));
+            }
+            other => self.app.call(caller, other),
+        };
+        match written {
+            Ok(_) => Ok(None),
+            Err(e) => refused(e),
+        }
+    }
+
+    /// The referee itself, reading what the room (the public) or a seat may see.
+    fn public(&self) -> Caller {
+        Caller::new(Role::Gm, &self.front)
+    }
+
+    /// A page of the log from `from` to before `before`, as `role` (`public`, `player:NAME`) sees it.
+    fn page(&self, role: &str, from: u64, before: u64) -> Result<Vec<LogEntry>, MatrixError> {
+        let page = LogPage { role: Some(role.to_string()), from, before: Some(before), limit: POST_PAGE as usize };
+        Ok(self.app.ask(&self.public(), Call::Log(page))?)
     }
 
     /// Whether a request at `at` (the homeserver's time, in ms) from `sender`, who has no seat,
@@ -352,19 +401,17 @@ impl Referee {
         let mut posted = link::place(&self.app)?.posted;
         while posted < info.events {
             let before = (posted + 1 + POST_PAGE).min(info.events + 1);
-            let public = self.app.log(&Role::Public, posted + 1, Some(before), POST_PAGE as usize)?;
+            let public = self.page("public", posted + 1, before)?;
             let mut own: Vec<(&str, Vec<LogEntry>)> = Vec::new();
             for seat in seats.values() {
-                let page =
-                    self.app.log(&Role::Player(seat.player.clone()), posted + 1, Some(before), POST_PAGE as usize)?;
-                own.push((seat.direct.as_str(), page));
+                own.push((seat.direct.as_str(), self.page(&format!("player:{}", seat.player), posted + 1, before)?));
             }
             for seq in posted + 1..before {
                 let shown = public.iter().find(|e| e.seq == seq);
                 let origin = shown
                     .or_else(|| own.iter().find_map(|(_, p)| p.iter().find(|e| e.seq == seq)))
                     .and_then(|e| e.detail.as_ref())
-                    .and_then(|d| serde_json::from_value::<Origin>(d.get("origin")?.clone()).ok())
+                    .and_then(|d| serde_json::from_value::<ChatMessage>(d.get("origin")?.clone()).ok())
                     .filter(|o| o.via == "matrix" && o.room == self.link.room);
                 let reply_to = origin.as_ref().map(|o| o.event.as_str());
                 let public_post = shown.map(|e| Notice::post(e, &info, &self.file, reply_to));

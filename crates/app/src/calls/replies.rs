@@ -1,6 +1,5 @@
 //! What calls answer with, besides the engine's own types (views, log entries, forms).
 
-use super::Host;
 use houserule_core::manifest::SettingSpec;
 use houserule_core::plugin::HouseFunction;
 use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
@@ -44,7 +43,10 @@ pub struct Joined {
     pub campaign: Option<CampaignInfo>,
     /// The campaign file, where the front end may show it.
     pub file: Option<PathBuf>,
-    pub host: Host,
+    /// The front end the caller came through (`desktop`, `server`, `matrix`).
+    pub front: String,
+    /// Whether it is on the GM's own computer (it reaches their files and network).
+    pub local: bool,
     /// The last event this person has read up to (`mark_read`), if they have looked before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_read: Option<u64>,

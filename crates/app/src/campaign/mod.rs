@@ -9,6 +9,7 @@
 //! new rules; and hands out views. The table held in memory is always the fold of the
 //! committed events, and no script ever runs in this process.
 
+mod append;
 mod log;
 mod odds;
 mod open;
@@ -16,7 +17,7 @@ mod other_writers;
 mod talk;
 
 use crate::checked;
-use crate::origin::{Origin, Taking};
+use crate::request::{ActRequest, Dice};
 use crate::pinned::{self, Stored};
 use crate::reload::{self, ReloadError, ReloadReport};
 use crate::rules::{Rules, RulesError};
@@ -33,6 +34,7 @@ use houserule_core::tx::{DiceSupply, Tx};
 use houserule_core::view::{self, ActionForm, CampaignInfo, LogEntry, RulesetInfo, View};
 use houserule_core::{ErrorCode, ErrorReport, Limits, Role, Visibility};
 use indexmap::IndexMap;
+pub(crate) use append::Append;
 pub use log::{log_page, log_page_text};
 pub use odds::FormOdds;
 use schemars::JsonSchema;
@@ -116,6 +118,17 @@ impl From<ActError> for Attempt {
     }
 }
 
+/// A new file's first event and the facts written with it.
+struct FirstEvent<'a> {
+    manifest: &'a houserule_core::manifest::Manifest,
+    settings: &'a IndexMap<String, Value>,
+    seed: [u8; 32],
+    staged: Staged,
+    detail: Value,
+    ruleset: &'a PluginSource,
+    house_files: &'a [(String, String)],
+}
+
 /// What a new campaign starts from.
 pub struct NewCampaign<'a> {
     pub name: String,
@@ -152,7 +165,7 @@ struct Meta {
 pub struct Campaign {
     store: Store,
     rules: Arc<Rules>,
-    table: Table,
+    table: Arc<Table>,
     meta: Meta,
     seed: Option<[u8; 32]>,
     head: (u64, Hash),
@@ -264,7 +277,7 @@ impl Campaign {
         let mut campaign = Campaign {
             store,
             rules: rules.clone(),
-            table: Table::default(),
+            table: Arc::default(),
             meta: Meta { id: id.clone(), name: name.clone(), seed_commitment: commitment.clone() },
             seed: Some(seed),
             head: (0, GENESIS),
@@ -272,7 +285,16 @@ impl Campaign {
             voided: Default::default(),
             written: None,
         };
-        let result = campaign.write_first_event(&manifest, &settings, seed, staged, detail, new.ruleset, &house_files);
+        let first = FirstEvent {
+            manifest: &manifest,
+            settings: &settings,
+            seed,
+            staged,
+            detail,
+            ruleset: new.ruleset,
+            house_files: &house_files,
+        };
+        let result = campaign.write_first_event(first);
         match (result, tmp, path) {
             (Err(e), Some(tmp), _) => {
                 drop(campaign);
@@ -292,17 +314,8 @@ impl Campaign {
     }
 
     /// Writes the new file's facts and its first event.
-    #[allow(clippy::too_many_arguments)]
-    fn write_first_event(
-        &mut self,
-        manifest: &houserule_core::manifest::Manifest,
-        settings: &IndexMap<String, Value>,
-        seed: [u8; 32],
-        staged: Staged,
-        detail: Value,
-        ruleset: &PluginSource,
-        house_files: &[(String, String)],
-    ) -> Result<(), CampaignError> {
+    fn write_first_event(&mut self, first: FirstEvent) -> Result<(), CampaignError> {
+        let FirstEvent { manifest, settings, seed, staged, detail, ruleset, house_files } = first;
         let settings_json = serde_json::to_string(settings).expect("settings serialise");
         let meta = self.meta.clone();
         for (k, v) in [
@@ -318,14 +331,8 @@ impl Campaign {
         }
         self.store.set_secret("seed", &hex::encode(seed))?;
         let files: Vec<(String, String)> = ruleset.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        self.commit(
-            EventKind::Created,
-            None,
-            None,
-            Some(detail),
-            staged,
-            &[("ruleset", &files), ("house", house_files)],
-        )?;
+        let sources: &[(&str, &[(String, String)])] = &[("ruleset", &files), ("house", house_files)];
+        self.commit(Append::new(EventKind::Created, None, staged).detail(Some(detail)).sources(sources))?;
         Ok(())
     }
 
@@ -339,7 +346,7 @@ impl Campaign {
         }
         let stored = pinned::stored(&self.store)?;
         let mut tx = Tx::new(
-            self.table.clone(),
+            Table::clone(&self.table),
             self.rules.manifest.clone(),
             Role::Gm,
             None,
@@ -350,16 +357,7 @@ impl Campaign {
         let staged = Staged { tx, result: Value::Null, log: vec![] };
         let detail = json!({ "from_schema": found, "to_schema": SCHEMA_VERSION });
         let version = SCHEMA_VERSION.to_string();
-        self.commit_with(
-            EventKind::Migrated,
-            None,
-            None,
-            Some(detail),
-            staged,
-            &[],
-            &[("schema_version", &version)],
-            &[],
-        )?;
+        self.commit(Append::new(EventKind::Migrated, None, staged).detail(Some(detail)).meta("schema_version", &version))?;
         self.store.set_version(SCHEMA_VERSION);
         Ok(())
     }
@@ -370,6 +368,11 @@ impl Campaign {
 
     pub fn table(&self) -> &Table {
         &self.table
+    }
+
+    /// The table, shared (what readers of the session hold while it moves on).
+    pub fn shared_table(&self) -> Arc<Table> {
+        self.table.clone()
     }
 
     /// The last event's number and hash.
@@ -409,39 +412,21 @@ impl Campaign {
         }
     }
 
-    /// Takes an action as `role`. `forced` gives the dice faces in advance; otherwise each roll
-    /// comes from the seed mixed with `entropy`, the acting side's fresh random bytes (`None`
-    /// only for reproducible tests: then whoever holds the seed can foresee the rolls).
+    /// Takes the action `request` asks for, as `role`. Dice typed in by hand are used as they
+    /// fall; otherwise each roll comes from the seed mixed with the request's entropy (the
+    /// acting side's fresh bytes, or its chat message's; none only for reproducible tests: then
+    /// whoever holds the seed can foresee the rolls). A post it carries is committed with it or
+    /// not at all; a bridge's message and marks are written in its transaction.
     ///
     /// Another program may write the same file (`houserule act` while `serve` runs): what it
     /// wrote is read in first, and if it writes between that and this commit, the action is
     /// run again on the new table (at most [`WRITE_TRIES`] times, the last holding the file's
     /// write lock throughout) — nothing is lost or doubled.
-    pub fn act(
-        &mut self,
-        role: &Role,
-        action: &str,
-        raw: &Map<String, Value>,
-        forced: Option<Vec<i64>>,
-        entropy: Option<Entropy>,
-    ) -> Result<Acted, ActError> {
-        self.act_taking(role, action, raw, &Taking { forced, entropy, ..Taking::default() })
-    }
-
-    /// As [`Campaign::act`], with everything else an action can come with: a post that carries
-    /// it (committed with it or not at all), the message it answers and a bridge's marks
-    /// (written in its transaction): [`Taking`].
-    pub fn act_taking(
-        &mut self,
-        role: &Role,
-        action: &str,
-        raw: &Map<String, Value>,
-        taking: &Taking,
-    ) -> Result<Acted, ActError> {
+    pub fn act(&mut self, role: &Role, request: &ActRequest) -> Result<Acted, ActError> {
         let storage = |e: CampaignError| ActError::Storage(e.to_string());
         for _ in 1..WRITE_TRIES {
             self.catch_up().map_err(storage)?;
-            match self.act_once(role, action, raw, taking) {
+            match self.act_once(role, request) {
                 Err(Attempt::Behind) => continue,
                 Err(Attempt::Failed(e)) => return Err(e),
                 Ok(acted) => return Ok(acted),
@@ -451,7 +436,7 @@ impl Campaign {
         // writers wait for it, so this one cannot fall behind again.
         self.store.begin_write().map_err(|e| storage(e.into()))?;
         let outcome = self.catch_up().map_err(storage).and_then(|_| {
-            self.act_once(role, action, raw, taking).map_err(|e| match e {
+            self.act_once(role, request).map_err(|e| match e {
                 Attempt::Failed(e) => e,
                 Attempt::Behind => ActError::Storage(format!(
                     "other programs kept writing to the campaign; the action was tried {WRITE_TRIES} times and not taken"
@@ -468,24 +453,19 @@ impl Campaign {
         outcome
     }
 
-    fn act_once(
-        &mut self,
-        role: &Role,
-        action: &str,
-        raw: &Map<String, Value>,
-        taking: &Taking,
-    ) -> Result<Acted, Attempt> {
+    fn act_once(&mut self, role: &Role, request: &ActRequest) -> Result<Acted, Attempt> {
         let manifest = self.rules.manifest.clone();
-        let params = action::check(&manifest, &self.table, role, action, raw)?;
-        let post = taking.post.map(|d| d.post(role, &self.table)).transpose().map_err(|e| {
+        let action = request.action.as_str();
+        let params = action::check(&manifest, &self.table, role, action, &request.params)?;
+        let post = request.post.as_ref().map(|d| d.post(role, &self.table)).transpose().map_err(|e| {
             ActError::Param(houserule_core::params::ParamError {
                 param: "post".into(),
                 message: e.to_string(),
                 rule: None,
             })
         })?;
-        let entropy = taking.entropy.or_else(|| taking.origin.map(Origin::entropy));
-        let dice = self.dice(taking.forced.clone(), entropy)?;
+        let faces = request.dice.as_ref().map(Dice::faces).transpose().map_err(ActError::Dice)?.flatten();
+        let dice = self.dice(faces, request.entropy())?;
         let calls = action::calls(&manifest, action, &params)?;
         let id = TableId { campaign: self.token, seq: self.head.0 };
         let reply = self.rules.stage(id, &self.table, role, Some((action, &params)), &calls, &dice)?;
@@ -495,27 +475,16 @@ impl Campaign {
         if let Some((post, visibility, owner)) = post {
             tx.post(post, visibility, owner).map_err(ActError::from_tx)?;
         }
-        let staged = Staged { tx, result: reply.result, log: reply.log };
-        let result = staged.result.clone();
-        let log = staged.log.clone();
-        let detail = taking.origin.map(Origin::detail);
-        let marks: Vec<(&str, &str)> = taking.marks.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let (header, items) = self
-            .commit_with(
-                EventKind::Action,
-                Some(role.clone()),
-                Some(action.to_string()),
-                detail,
-                staged,
-                &[],
-                &marks,
-                &[],
-            )
-            .map_err(|e| match e {
-                CampaignError::Store(StoreError::Behind { .. }) => Attempt::Behind,
-                CampaignError::Store(s) => Attempt::Failed(ActError::Storage(s.to_string())),
-                other => Attempt::Failed(ActError::Rejected(other.to_string())),
-            })?;
+        let (result, log) = (reply.result, reply.log);
+        let staged = Staged { tx, result: result.clone(), log: log.clone() };
+        let append = Append::new(EventKind::Action, Some(role.clone()), staged)
+            .action(action)
+            .bridged(request.bridged.as_ref());
+        let (header, items) = self.commit(append).map_err(|e| match e {
+            CampaignError::Store(StoreError::Behind { .. }) => Attempt::Behind,
+            CampaignError::Store(s) => Attempt::Failed(ActError::Storage(s.to_string())),
+            other => Attempt::Failed(ActError::Rejected(other.to_string())),
+        })?;
         self.rules.committed(id);
         let entry = view::log_entry(&header, &items, &hex::encode(self.head.1), role);
         Ok(Acted { event: entry, result, script_log: log })
@@ -568,7 +537,7 @@ impl Campaign {
         let overrides = reload::overrides(&rules.manifest, &house)?;
         let base = self.base_settings();
         let mut tx = Tx::new(
-            self.table.clone(),
+            Table::clone(&self.table),
             rules.manifest.clone(),
             actor.cloned().unwrap_or(Role::Gm),
             None,
@@ -583,15 +552,9 @@ impl Campaign {
         let detail = reload::detail(&rules.manifest, &ruleset, &new_ruleset, &new_house, &changed);
         let digest = detail.get("digest").and_then(Value::as_str).unwrap_or_default().to_string();
         let staged = Staged { tx, result: Value::Null, log: vec![] };
-        self.commit(
-            EventKind::Reload,
-            actor.cloned(),
-            None,
-            Some(detail),
-            staged,
-            &[("ruleset", &new_ruleset), ("house", &new_house)],
-        )
-        .map_err(|e| ReloadError::Storage(e.to_string()))?;
+        let sources: &[(&str, &[(String, String)])] = &[("ruleset", &new_ruleset), ("house", &new_house)];
+        self.commit(Append::new(EventKind::Reload, actor.cloned(), staged).detail(Some(detail)).sources(sources))
+            .map_err(|e| ReloadError::Storage(e.to_string()))?;
         let manifest = rules.manifest.clone();
         self.rules = rules;
         Ok(Some(ReloadReport {
@@ -616,7 +579,7 @@ impl Campaign {
         let role = Role::parse(&format!("player:{player}")).map_err(|e| CampaignError::Settings(e.to_string()))?;
         let Role::Player(player) = role else { unreachable!("parsed as a player") };
         let mut tx = Tx::new(
-            self.table.clone(),
+            Table::clone(&self.table),
             self.rules.manifest.clone(),
             actor.clone(),
             None,
@@ -631,7 +594,7 @@ impl Campaign {
         };
         tx.say(line, Visibility::Public, None).map_err(|e| CampaignError::Settings(e.to_string()))?;
         let staged = Staged { tx, result: Value::Null, log: vec![] };
-        let (header, items) = self.commit(EventKind::Permission, Some(actor.clone()), None, None, staged, &[])?;
+        let (header, items) = self.commit(Append::new(EventKind::Permission, Some(actor.clone()), staged))?;
         Ok(view::log_entry(&header, &items, &hex::encode(self.head.1), actor))
     }
 
@@ -647,7 +610,7 @@ impl Campaign {
         let rolls = self.table.next_roll;
         let detail = json!({ "revealed_seed": hex::encode(old), "revealed_commitment": old_c, "seed_commitment": new_c, "rolls_before": rolls });
         let mut tx = Tx::new(
-            self.table.clone(),
+            Table::clone(&self.table),
             self.rules.manifest.clone(),
             actor.clone(),
             None,
@@ -657,47 +620,20 @@ impl Campaign {
         tx.say(line, Visibility::Public, None).map_err(|e| CampaignError::Settings(e.to_string()))?;
         let staged = Staged { tx, result: Value::Null, log: vec![] };
         let new_hex = hex::encode(new);
-        let (header, items) = self.commit_with(
-            EventKind::Reveal,
-            Some(actor.clone()),
-            None,
-            Some(detail),
-            staged,
-            &[],
-            &[("seed_commitment", &new_c)],
-            &[("seed", &new_hex)],
-        )?;
+        let append = Append::new(EventKind::Reveal, Some(actor.clone()), staged)
+            .detail(Some(detail))
+            .meta("seed_commitment", &new_c)
+            .secret("seed", &new_hex);
+        let (header, items) = self.commit(append)?;
         self.seed = Some(new);
         self.meta.seed_commitment = new_c;
         Ok(view::log_entry(&header, &items, &hex::encode(self.head.1), actor))
     }
 
-    /// Appends an event made of a staged transaction, and makes its table current.
-    pub(crate) fn commit(
-        &mut self,
-        kind: EventKind,
-        actor: Option<Role>,
-        action: Option<String>,
-        detail: Option<Value>,
-        staged: Staged,
-        sources: &[(&str, &[(String, String)])],
-    ) -> Result<(Header, Vec<Item>), CampaignError> {
-        self.commit_with(kind, actor, action, detail, staged, sources, &[], &[])
-    }
-
-    /// As `commit`, also updating meta and secret values in the same transaction.
-    #[allow(clippy::too_many_arguments)]
-    fn commit_with(
-        &mut self,
-        kind: EventKind,
-        actor: Option<Role>,
-        action: Option<String>,
-        detail: Option<Value>,
-        staged: Staged,
-        sources: &[(&str, &[(String, String)])],
-        meta: &[(&str, &str)],
-        secrets: &[(&str, &str)],
-    ) -> Result<(Header, Vec<Item>), CampaignError> {
+    /// Appends an event made of a staged transaction (and what else its transaction writes),
+    /// and makes its table current.
+    pub(crate) fn commit(&mut self, append: Append) -> Result<(Header, Vec<Item>), CampaignError> {
+        let Append { kind, actor, action, detail, staged, sources, mut meta, secrets } = append;
         let (seq, prev) = (self.head.0 + 1, self.head.1);
         let snapshot =
             (seq % SNAPSHOT_EVERY == 0).then(|| serde_json::to_string(&staged.tx.table).expect("tables serialise"));
@@ -720,19 +656,15 @@ impl Campaign {
             let file = self.store.path().and_then(checked::identity);
             checked::stamp(checked::Subject { campaign: &self.meta.id, file }, seq, &hash)
         });
-        let mut meta = meta.to_vec();
         if let Some(stamp) = &stamp {
-            meta.push((checked::META_KEY, stamp.as_str()));
+            meta.push((checked::META_KEY.to_string(), stamp.clone()));
         }
-        self.store.append_with(&row, snapshot.as_deref(), sources, &meta, secrets)?;
-        self.table = staged.tx.table;
+        let meta: Vec<(&str, &str)> = meta.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let secrets: Vec<(&str, &str)> = secrets.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        self.store.append_with(&row, snapshot.as_deref(), sources, &meta, &secrets)?;
+        self.table = Arc::new(staged.tx.table);
         self.head = (seq, hash);
         Ok((ev.header, ev.items))
-    }
-
-    /// Runs every check on the file (see [`crate::verify`]), with the seed this copy holds.
-    pub fn verify(&self) -> crate::verify::VerifyReport {
-        crate::verify::verify(&self.store, &crate::verify::own_seeds(&self.store))
     }
 
     pub fn view(&self, role: &Role) -> View {

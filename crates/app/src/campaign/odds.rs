@@ -43,7 +43,7 @@ impl Campaign {
             source: self.rules.source.clone(),
             house: self.rules.house.clone(),
             limits: self.rules.limits.clone(),
-            table: self.table.clone(),
+            table: Table::clone(&self.table),
         }
     }
 

@@ -156,7 +156,7 @@ impl Campaign {
         let mut campaign = Campaign {
             store,
             rules,
-            table,
+            table: Arc::new(table),
             meta,
             seed,
             head,

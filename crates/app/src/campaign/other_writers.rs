@@ -23,7 +23,7 @@ impl Campaign {
                 message: format!("the file lost events since it was opened (it had {}, now {seq})", self.head.0),
             });
         }
-        let (mut table, mut head, mut headers, mut reopen) = (self.table.clone(), self.head, vec![], false);
+        let (mut table, mut head, mut headers, mut reopen) = (Table::clone(&self.table), self.head, vec![], false);
         self.store.each_event(self.head.0 + 1, |row| {
             let header = row.parse_header()?;
             let items = row.parse_items()?;
@@ -47,7 +47,7 @@ impl Campaign {
                 self.path().ok_or_else(|| StoreError::Corrupt("an in-memory campaign has no other writer".into()))?;
             *self = Campaign::open(&path)?;
         } else {
-            self.table = table;
+            self.table = Arc::new(table);
             self.head = head;
         }
         if let (Some(first), Some(last)) = (headers.first(), headers.last()) {

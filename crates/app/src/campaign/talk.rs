@@ -5,7 +5,9 @@
 
 use super::*;
 use houserule_core::event::Body;
-use houserule_core::talk::{Post, PostDraft, TalkError};
+use crate::chat::Bridged;
+use crate::request::PostRequest;
+use houserule_core::talk::{Post, TalkError};
 
 fn talk_error(e: TalkError) -> CampaignError {
     let param = match &e {
@@ -27,23 +29,13 @@ fn readers(visibility: Visibility, owner: Option<&str>) -> Option<Role> {
 }
 
 impl Campaign {
-    /// Writes a post as `author`. Returns its log entry as the author sees it, and who may read
-    /// it besides the GM (none: everyone).
-    pub fn post(&mut self, author: &Role, draft: &PostDraft) -> Result<(LogEntry, Option<Role>), CampaignError> {
-        self.post_taking(author, draft, &Taking::default())
-    }
-
-    /// As [`Campaign::post`], with the message it came from and a bridge's marks ([`Taking`]'s
-    /// `origin` and `marks`; the rest does not apply to a post).
-    pub fn post_taking(
-        &mut self,
-        author: &Role,
-        draft: &PostDraft,
-        taking: &Taking,
-    ) -> Result<(LogEntry, Option<Role>), CampaignError> {
+    /// Writes the post `request` asks for as `author` (a bridge's message and marks are written
+    /// with it). Returns its log entry as the author sees it, and who may read it besides the
+    /// GM (none: everyone).
+    pub fn post(&mut self, author: &Role, request: &PostRequest) -> Result<(LogEntry, Option<Role>), CampaignError> {
         self.catch_up()?;
-        let (post, visibility, owner) = draft.post(author, &self.table).map_err(talk_error)?;
-        self.commit_post(author, post, visibility, owner, taking)
+        let (post, visibility, owner) = request.draft.post(author, &self.table).map_err(talk_error)?;
+        self.commit_post(author, (post, visibility, owner), request.bridged.as_ref())
     }
 
     /// Replaces the text of post `seq` by its author, while no action was taken since: a new
@@ -86,20 +78,18 @@ impl Campaign {
         }
         let text = houserule_core::talk::checked_text(text).map_err(talk_error)?;
         let post = Post { text, edits: Some(seq), ..old };
-        self.commit_post(author, post, visibility, owner, &Taking::default())
+        self.commit_post(author, (post, visibility, owner), None)
     }
 
     fn commit_post(
         &mut self,
         author: &Role,
-        post: Post,
-        visibility: Visibility,
-        owner: Option<String>,
-        taking: &Taking,
+        (post, visibility, owner): (Post, Visibility, Option<String>),
+        bridged: Option<&Bridged>,
     ) -> Result<(LogEntry, Option<Role>), CampaignError> {
         let readers = readers(visibility, owner.as_deref());
         let mut tx = Tx::new(
-            self.table.clone(),
+            Table::clone(&self.table),
             self.rules.manifest.clone(),
             author.clone(),
             None,
@@ -109,10 +99,7 @@ impl Campaign {
         tx.post(post, visibility, owner)
             .map_err(|e| CampaignError::BadParam { param: "text".into(), message: e.to_string() })?;
         let staged = Staged { tx, result: Value::Null, log: vec![] };
-        let detail = taking.origin.map(Origin::detail);
-        let marks: Vec<(&str, &str)> = taking.marks.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        let (header, items) =
-            self.commit_with(EventKind::Post, Some(author.clone()), None, detail, staged, &[], &marks, &[])?;
+        let (header, items) = self.commit(Append::new(EventKind::Post, Some(author.clone()), staged).bridged(bridged))?;
         Ok((view::log_entry(&header, &items, &hex::encode(self.head.1), author), readers))
     }
 }

@@ -4,6 +4,7 @@
 //! make (another key, another campaign, moved to another event) buys nothing; and a page of the
 //! log is exactly that slice of the whole log.
 
+use houserule_app::request::ActRequest;
 use crate::support::{init, params, plugin};
 use houserule_app::checked;
 use houserule_app::store::{Store, SNAPSHOT_EVERY};
@@ -41,9 +42,9 @@ fn played() -> &'static Path {
             )
             .unwrap();
             c.store().connection().pragma_update(None, "synchronous", "OFF").unwrap();
-            c.act(&Role::Gm, "make", &params(json!({"name": "Frody"})), None, None).unwrap();
+            c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Frody"})))).unwrap();
             while c.info().events < EVENTS {
-                c.act(&Role::Gm, "strike", &params(json!({})), None, None).unwrap();
+                c.act(&Role::Gm, &ActRequest::new("strike", &params(json!({})))).unwrap();
             }
             drop(c);
             (dir, path)

@@ -3,6 +3,7 @@
 //! the sandbox worker never builds the next action on it — not even when the next event is
 //! one the worker did not stage (a GM's correction).
 
+use houserule_app::request::ActRequest;
 use crate::support::{campaign, params};
 use houserule_app::catalog;
 use houserule_app::undo::Correction;
@@ -19,13 +20,7 @@ fn fudge_points(c: &Campaign) -> i64 {
 fn asking_the_odds_keeps_nothing_and_is_never_built_on() {
     let mut c = campaign(&catalog::default_catalog().get("fudge-firefight").unwrap().source);
     let ann = Role::Player("ann".into());
-    c.act(
-        &Role::Gm,
-        "create_character",
-        &params(json!({"name": "Max Danger", "owner": "ann", "traits": {"Shooting": "Great"}})),
-        None,
-        None,
-    )
+    c.act(&Role::Gm, &ActRequest::new("create_character", &params(json!({"name": "Max Danger", "owner": "ann", "traits": {"Shooting": "Great"}}))))
     .unwrap();
     assert_eq!(fudge_points(&c), 3);
     let check =
@@ -37,24 +32,18 @@ fn asking_the_odds_keeps_nothing_and_is_never_built_on() {
     let note = Correction::Field { entity: "max_danger".into(), field: "notes".into(), value: Some(json!("steady")) };
     c.correct(&Role::Gm, &note, "a note").unwrap();
     let plain = params(json!({"character": "max_danger", "trait": "Shooting", "difficulty": "Good"}));
-    c.act(&ann, "check", &plain, Some(vec![0, 0, 0, 0]), None).unwrap();
+    c.act(&ann, &ActRequest::new("check", &plain).with_dice(Some(vec![0, 0, 0, 0]))).unwrap();
     assert_eq!(fudge_points(&c), 3, "the check spent no point, and the odds' spending was never committed");
     let spend =
         params(json!({"character": "max_danger", "trait": "Shooting", "difficulty": "Good", "fudge_points": 1}));
-    c.act(&ann, "check", &spend, Some(vec![0, 0, 0, 0]), None).unwrap();
+    c.act(&ann, &ActRequest::new("check", &spend).with_dice(Some(vec![0, 0, 0, 0]))).unwrap();
     assert_eq!(fudge_points(&c), 2, "a real spend counts from the real table");
 }
 
 #[test]
 fn odds_refuse_what_the_caller_may_not_do_and_say_nothing_of_an_unfilled_form() {
     let mut c = campaign(&catalog::default_catalog().get("fumbles").unwrap().source);
-    c.act(
-        &Role::Gm,
-        "create_character",
-        &params(json!({"name": "Gandolf", "owner": "ann", "traits": ["Magic!"]})),
-        None,
-        None,
-    )
+    c.act(&Role::Gm, &ActRequest::new("create_character", &params(json!({"name": "Gandolf", "owner": "ann", "traits": ["Magic!"]}))))
     .unwrap();
     let bo = Role::Player("bo".into());
     let asked = params(json!({"character": "gandolf", "traits": ["Magic!"]}));

@@ -3,6 +3,7 @@
 //! with their place, only actions that roll offer dice by hand, and a `player` parameter offers
 //! the table's players and refuses a known player's name in other capitals.
 
+use houserule_app::request::ActRequest;
 use crate::support::{campaign, params, plugin};
 use houserule_app::Campaign;
 use houserule_core::house::HouseRules;
@@ -66,10 +67,10 @@ fn quotes_that_cannot_be_shown_are_refused_with_their_place() {
 #[test]
 fn a_player_parameter_refuses_a_known_name_in_other_capitals() {
     let mut c = campaign(&plugin(QUOTING, QUOTED));
-    c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf", "owner": "ann"})), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Gandolf", "owner": "ann"})))).unwrap();
     let offered = form(&c, "adopt").params[0].choices.clone();
     assert_eq!(serde_json::to_value(offered).unwrap(), json!({"from": "players", "values": ["ann"]}));
-    let e = c.act(&Role::Gm, "adopt", &params(json!({"owner": "Ann"})), None, None).unwrap_err().report();
+    let e = c.act(&Role::Gm, &ActRequest::new("adopt", &params(json!({"owner": "Ann"})))).unwrap_err().report();
     assert!(e.message.contains("did you mean 'ann'") && e.param.as_deref() == Some("owner"), "{e:?}");
-    c.act(&Role::Gm, "adopt", &params(json!({"owner": "bo"})), None, None).expect("a new player is fine");
+    c.act(&Role::Gm, &ActRequest::new("adopt", &params(json!({"owner": "bo"})))).expect("a new player is fine");
 }

@@ -1,5 +1,6 @@
 //! Hooks: before an action, after a roll, at the end of a round.
 
+use houserule_app::request::ActRequest;
 use crate::support::{campaign, params, plugin};
 use houserule_core::{ActError, Role};
 use serde_json::json;
@@ -42,7 +43,7 @@ fn close_round(t, p) { t.end_round() }
 fn before_action_can_refuse() {
     crate::support::init();
     let mut c = campaign(&plugin(HOOKED, HOOK_RULES));
-    let err = c.act(&Role::Gm, "strike", &params(json!({"n": 6})), None, None).unwrap_err();
+    let err = c.act(&Role::Gm, &ActRequest::new("strike", &params(json!({"n": 6})))).unwrap_err();
     assert!(matches!(&err, ActError::Refused(e) if e.message == "FATIGUE: no more than 5 dice in a strike"), "{err}");
     assert_eq!(c.info().events, 1, "a refused action leaves no event");
 }
@@ -52,9 +53,9 @@ fn after_roll_sees_every_roll_once() {
     crate::support::init();
     let mut c = campaign(&plugin(HOOKED, HOOK_RULES));
     // Two sixes; the hook's own bonus roll (a 6 too) must not trigger it again.
-    c.act(&Role::Gm, "strike", &params(json!({"n": 3})), Some(vec![6, 2, 6, 6]), None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("strike", &params(json!({"n": 3}))).with_dice(Some(vec![6, 2, 6, 6]))).unwrap();
     assert_eq!(c.view(&Role::Gm).vars["sixes"], json!(2));
-    c.act(&Role::Gm, "strike", &params(json!({"n": 2})), Some(vec![1, 2]), None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("strike", &params(json!({"n": 2}))).with_dice(Some(vec![1, 2]))).unwrap();
     assert_eq!(c.view(&Role::Gm).vars["sixes"], json!(2), "no six, no change");
 }
 
@@ -62,7 +63,7 @@ fn after_roll_sees_every_roll_once() {
 fn round_end_runs_when_a_round_ends() {
     crate::support::init();
     let mut c = campaign(&plugin(HOOKED, HOOK_RULES));
-    let out = c.act(&Role::Gm, "close_round", &params(json!({})), None, None).unwrap();
+    let out = c.act(&Role::Gm, &ActRequest::new("close_round", &params(json!({})))).unwrap();
     assert_eq!(out.result, json!(1));
     let v = c.view(&Role::Gm);
     assert_eq!(v.round, 1);

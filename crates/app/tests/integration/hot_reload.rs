@@ -1,6 +1,7 @@
 //! Editing rules mid-session: saved files reload, broken edits keep the last good rules, state
 //! survives, and house rules replace single functions.
 
+use houserule_app::request::ActRequest;
 use crate::support::params;
 use houserule_app::session::{RuleFolders, Session, SessionEvent};
 use houserule_app::{Campaign, NewCampaign};
@@ -38,7 +39,7 @@ fn next_reload(events: &Receiver<SessionEvent>) -> SessionEvent {
 }
 
 fn act(s: &Session, role: &Role, action: &str, p: Value) -> Value {
-    s.act(role, action, &params(p), None, None).unwrap_or_else(|e| panic!("{action}: {e}")).result
+    s.act(role, &ActRequest::new(action, &params(p))).unwrap_or_else(|e| panic!("{action}: {e}")).result
 }
 
 fn edit(file: &Path, from: &str, to: &str) {
@@ -130,7 +131,7 @@ fn a_boss_ability_cost_edited_mid_challenge_applies_to_the_next_use() {
     let reloads: Vec<_> = log.iter().filter(|e| e.kind == EventKind::Reload).collect();
     assert_eq!(reloads.len(), 2, "each good reload is an event everyone can see; the broken edit is not");
     assert!(reloads[0].detail.as_ref().unwrap()["changed"][0] == "ruleset/boss.rhai");
-    assert!(c.verify().ok, "the campaign still verifies");
+    assert!(crate::support::verified(&c).ok, "the campaign still verifies");
     drop(c);
     drop(s);
     let reopened = Campaign::open(&dir.path().join("tower.houserule")).unwrap();
@@ -184,13 +185,7 @@ fn a_house_rule_replaces_one_function_and_the_rest_run_as_written() {
     let r = act(&s, &gm, "boss_ability", json!({"ability": "black_dice", "count": 2}));
     assert_eq!(r["cost"], 2, "every other rule runs as written");
     let err = s
-        .act(
-            &gm,
-            "boss_ability",
-            &params(json!({"ability": "afflict", "target": "Gandolf", "trait": "Magic!"})),
-            None,
-            None,
-        )
+        .act(&gm, &ActRequest::new("boss_ability", &params(json!({"ability": "afflict", "target": "Gandolf", "trait": "Magic!"}))))
         .unwrap_err();
     assert!(
         err.to_string().contains("AFFLICTION") || err.to_string().contains("already used"),

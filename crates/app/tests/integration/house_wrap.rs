@@ -3,6 +3,7 @@
 //! nothing (or something else) to call; moments the manifest lists; and what each house-rule
 //! function is said to do, a function nothing calls warned about with the nearest name.
 
+use houserule_app::request::ActRequest;
 use crate::hostile::{intact, refused, says, snapshot};
 use crate::support::{campaign, params, plugin};
 use houserule_app::folders;
@@ -58,7 +59,7 @@ fn report(e: ReloadError) -> ErrorReport {
 }
 
 fn price(c: &mut Campaign) -> Value {
-    c.act(&Role::Gm, "price", &params(json!({})), None, None).expect("price runs").result
+    c.act(&Role::Gm, &ActRequest::new("price", &params(json!({})))).expect("price runs").result
 }
 
 #[test]
@@ -84,7 +85,7 @@ fn fudge_firefight() -> PluginSource {
 fn menace(c: &mut Campaign) -> Value {
     let p = params(json!({"character": "menace", "knack": "Menace Incarnate", "target": ["goon", "rival"]}));
     let dice = vec![0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0];
-    c.act(&Role::Player("ann".into()), "use_knack", &p, Some(dice), None).expect("Menace Incarnate runs").result
+    c.act(&Role::Player("ann".into()), &ActRequest::new("use_knack", &p).with_dice(Some(dice))).expect("Menace Incarnate runs").result
 }
 
 #[test]
@@ -116,7 +117,7 @@ fn menace_incarnate_wrapped_follows_a_changed_knack() {
     ] {
         let mut p = extra.as_object().unwrap().clone();
         p.insert("name".into(), json!(name));
-        c.act(&Role::Gm, "create_character", &p, None, None).unwrap();
+        c.act(&Role::Gm, &ActRequest::new("create_character", &p)).unwrap();
     }
     // The menace (Good) breaks Goon (Fair) as the book says; the house rule shakes Rival.
     let r = menace(&mut c);
@@ -130,7 +131,7 @@ fn menace_incarnate_wrapped_follows_a_changed_knack() {
     assert!(knacks.contains(before), "the Knack's minor check is where this test changes it");
     *knacks = knacks.replace(before, "let res = trait_level(t, c, grit) + wound_penalty(t, c) + r.total + 1;");
     c.reload(Some(&Role::Gm), Some(changed), None).unwrap();
-    c.act(&Role::Gm, "end_combat", &params(json!({})), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("end_combat", &params(json!({})))).unwrap();
     let r = menace(&mut c);
     assert_eq!((&r["cowed"], &r["steady"], &r["shaken"]), (&json!([]), &json!(["Goon"]), &json!(["Rival"])), "{r}");
 }
@@ -194,7 +195,7 @@ fn original_reaches_only_the_function_it_is_written_in() {
     let built = "fn afflict_cost() { let n = \"orig\" + \"inal\"; call(Fn(n)) }";
     c.reload(Some(&Role::Gm), None, Some(house(&[("built.rhai", built)]))).unwrap();
     let before = snapshot(&c);
-    let r = refused("built_name", || c.act(&Role::Gm, "price", &params(json!({})), None, None).map_err(|e| e.report()));
+    let r = refused("built_name", || c.act(&Role::Gm, &ActRequest::new("price", &params(json!({})))).map_err(|e| e.report()));
     says(&r, &["works only inside that function"], "built_name");
     intact(&c, &before, "built_name");
 }
@@ -216,7 +217,7 @@ fn a_wrap_runs_inside_the_same_sandbox() {
     ] {
         c.reload(Some(&Role::Gm), None, Some(house(&[("x.rhai", text)]))).unwrap();
         let before = snapshot(&c);
-        let r = refused(attack, || c.act(&Role::Gm, "price", &params(json!({})), None, None).map_err(|e| e.report()));
+        let r = refused(attack, || c.act(&Role::Gm, &ActRequest::new("price", &params(json!({})))).map_err(|e| e.report()));
         says(&r, words, attack);
         intact(&c, &before, attack);
     }
@@ -254,7 +255,7 @@ fn each_house_function_is_said_to_wrap_replace_hook_add_or_change_nothing() {
     assert!(arity.warning.as_deref().unwrap_or_default().contains("takes 2 parameter(s)"), "{arity:?}");
 
     // The hook runs at its moment.
-    let r = c.act(&Role::Gm, "next_turn", &params(json!({})), None, None).unwrap().result;
+    let r = c.act(&Role::Gm, &ActRequest::new("next_turn", &params(json!({})))).unwrap().result;
     assert_eq!(r, json!(20), "the house rule's on_turn_start ran at turn 2, and called its helper");
 }
 

@@ -1,15 +1,16 @@
 //! The balance lab as the app runs it: the same answer for a seed however its runs are split
 //! into rounds, followed and stopped by the GM while the table plays on, and the GM's alone.
 
+use houserule_app::request::ActRequest;
 use crate::support::{campaign, init, params};
-use houserule_app::calls::{Call, Caller, Host};
+use houserule_app::calls::{Call, Caller};
 use houserule_app::catalog;
 use houserule_app::front::App;
 use houserule_app::lab::{self, LabProgress, LabState};
 use houserule_app::Rules;
 use houserule_core::dice::seed_from_number;
 use houserule_core::{ErrorCode, Role};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -20,8 +21,8 @@ const WAR_BAND: &str = r#"{"name": "Goblin war band", "cr": 6, "toughness": 2, "
 fn the_lab_gives_the_same_runs_whatever_its_rounds() {
     let source = catalog::default_catalog().get("fumbles").unwrap().source.clone();
     let mut c = campaign(&source);
-    c.act(&Role::Gm, "create_character", &params(serde_json::from_str(GANDOLF).unwrap()), None, None).unwrap();
-    c.act(&Role::Gm, "start_challenge", &params(serde_json::from_str(WAR_BAND).unwrap()), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("create_character", &params(serde_json::from_str(GANDOLF).unwrap()))).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("start_challenge", &params(serde_json::from_str(WAR_BAND).unwrap()))).unwrap();
     let setups = c.lab_setups();
     assert_eq!(setups.len(), 1, "no house rules: the ruleset alone");
     let seed = seed_from_number(7);
@@ -42,7 +43,7 @@ fn the_lab_gives_the_same_runs_whatever_its_rounds() {
 }
 
 fn progress(app: &App, gm: &Caller, call: &str) -> LabProgress {
-    serde_json::from_value(app.call(gm, Call::read(call, json!({})).unwrap(), None).unwrap()).unwrap()
+    serde_json::from_value(app.ask::<Value>(gm, Call::read(call, json!({})).unwrap()).unwrap()).unwrap()
 }
 
 #[test]
@@ -50,11 +51,11 @@ fn the_gm_follows_and_stops_a_lab_while_the_table_plays_on() {
     init();
     let dir = tempfile::tempdir().unwrap();
     let app = App::new(None);
-    app.create(&dir.path().join("lab.houserule"), "fumbles", &Map::new(), "lab").unwrap();
-    let gm = Caller { role: Role::Gm, host: Host::Server };
+    crate::support::create_in(&app, &dir.path().join("lab.houserule"), "fumbles", "lab");
+    let gm = crate::support::browser(Role::Gm);
     let act = |action: &str, p: &str| {
         let call = json!({"action": action, "params": serde_json::from_str::<Value>(p).unwrap()});
-        app.call(&gm, Call::read("act", call).unwrap(), None)
+        app.ask::<Value>(&gm, Call::read("act", call).unwrap())
     };
     // Nothing set up yet: the lab says there is no scene, in words.
     let started = progress(&app, &gm, "lab_start");
@@ -74,15 +75,15 @@ fn the_gm_follows_and_stops_a_lab_while_the_table_plays_on() {
 
     act("create_character", GANDOLF).unwrap();
     act("start_challenge", WAR_BAND).unwrap();
-    app.save_house_rule("three-up.rhai", "fn success_face() { original() - 1 }").unwrap();
-    let player = Caller { role: Role::Player("ann".into()), host: Host::Server };
-    let refused = app.call(&player, Call::read("lab_start", json!({})).unwrap(), None).unwrap_err();
+    crate::support::ask(&app, &crate::support::desktop(Role::Gm), "save_house_rule", json!({"name": "three-up.rhai", "text": "fn success_face() { original() - 1 }"})).unwrap();
+    let player = crate::support::browser(Role::Player("ann".into()));
+    let refused = app.ask::<Value>(&player, Call::read("lab_start", json!({})).unwrap()).unwrap_err();
     assert_eq!(refused.code, ErrorCode::Forbidden, "the lab is the GM's");
-    let bad = app.call(&gm, Call::read("lab_start", json!({"times": 0})).unwrap(), None).unwrap_err();
+    let bad = app.ask::<Value>(&gm, Call::read("lab_start", json!({"times": 0})).unwrap()).unwrap_err();
     assert_eq!(bad.param.as_deref(), Some("times"));
 
     let started: LabProgress = serde_json::from_value(
-        app.call(&gm, Call::read("lab_start", json!({"times": 100000, "seed": 3})).unwrap(), None).unwrap(),
+        app.ask::<Value>(&gm, Call::read("lab_start", json!({"times": 100000, "seed": 3})).unwrap()).unwrap(),
     )
     .unwrap();
     assert_eq!(started.sides.len(), 2, "the ruleset alone and with the campaign's house rule");

@@ -11,7 +11,7 @@
 
 use crate::random_play::{entropy, random_action, Dice, PLAYERS};
 use crate::support::init;
-use houserule_app::calls::{Call, Caller, Host};
+use houserule_app::calls::{Call, Caller};
 use houserule_app::catalog;
 use houserule_app::front::App;
 use houserule_app::share::share;
@@ -19,7 +19,7 @@ use houserule_core::event::Body;
 use houserule_core::table::Table;
 use houserule_core::view::ActionForm;
 use houserule_core::{Role, Visibility};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -155,10 +155,10 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
     let file = dir.join(format!("{ruleset}-{seed}.houserule"));
     let app = App::new(None);
     let events = app.subscribe();
-    app.create(&file, &r.id, &Map::new(), "leak hunt").unwrap();
-    let gm = Caller { role: Role::Gm, host: Host::Server };
+    crate::support::create_in(&app, &file, &r.id, "leak hunt");
+    let gm = crate::support::browser(Role::Gm);
     let players: Vec<Caller> =
-        PLAYERS.iter().map(|p| Caller { role: Role::Player(p.to_string()), host: Host::Server }).collect();
+        PLAYERS.iter().map(|p| crate::support::browser(Role::Player(p.to_string()))).collect();
     let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut received: Vec<Received> = players.iter().map(|_| Received(vec![])).collect();
     for _ in 0..steps {
@@ -167,7 +167,7 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
         // Now and then the GM takes the last action back: what an undo restores is as secret
         // as what it undoes.
         if who >= players.len() && dice.below(8) == 0 {
-            let _ = app.call(caller, Call::read("undo", json!({})).unwrap(), None);
+            let _ = app.ask::<Value>(caller, Call::read("undo", json!({})).unwrap());
             continue;
         }
         // Table talk: a post with a word made up here, to everyone, to the GM, or whispered.
@@ -181,10 +181,10 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
             json!({"text": format!("I say zq{:06x} to {to}", dice.below(1 << 24)), "to": to})
         });
         let forms: Vec<ActionForm> =
-            serde_json::from_value(app.call(caller, Call::read("actions", json!({})).unwrap(), None).unwrap()).unwrap();
+            serde_json::from_value(app.ask::<Value>(caller, Call::read("actions", json!({})).unwrap()).unwrap()).unwrap();
         let picked = random_action(&forms, &mut dice);
         if let (Some(post), true) = (&post, picked.is_none() || dice.below(2) == 0) {
-            let answer = app.call(caller, Call::read("say", post.clone()).unwrap(), None);
+            let answer = app.ask::<Value>(caller, Call::read("say", post.clone()).unwrap());
             if who < players.len() {
                 received[who].0.push(answer.unwrap_or_else(|e| serde_json::to_value(e).unwrap()));
             }
@@ -196,7 +196,7 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
         if let Some(post) = post {
             act["post"] = post; // the post carries the action
         }
-        let answer = app.call(caller, Call::read("act", act).unwrap(), None);
+        let answer = app.ask::<Value>(caller, Call::read("act", act).unwrap());
         if who < players.len() {
             received[who].0.push(match answer {
                 Ok(v) => {
@@ -227,7 +227,7 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
         })
         .unwrap();
     assert_eq!(&table, c.table(), "the fold of every event is the table");
-    let pushed: Vec<houserule_app::front::AppEvent> = events.try_iter().collect();
+    let pushed: Vec<houserule_app::events::AppEvent> = events.try_iter().collect();
     let public_posts: Vec<Value> = c
         .log(&Role::Public, 1)
         .unwrap()
@@ -239,12 +239,12 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
         let manifest = serde_json::to_value(&*c.rules().manifest).unwrap();
         let (_, secrets) = knowledge(&tables, &items, &manifest, &json!(actors), &player.role);
         let r = &mut received[i];
-        r.0.push(app.call(player, Call::read("view", json!({})).unwrap(), None).unwrap());
-        r.0.push(app.call(player, Call::read("log", json!({"limit": 2000})).unwrap(), None).unwrap());
-        r.0.push(app.call(player, Call::read("actions", json!({})).unwrap(), None).unwrap());
+        r.0.push(app.ask::<Value>(player, Call::read("view", json!({})).unwrap()).unwrap());
+        r.0.push(app.ask::<Value>(player, Call::read("log", json!({"limit": 2000})).unwrap()).unwrap());
+        r.0.push(app.ask::<Value>(player, Call::read("actions", json!({})).unwrap()).unwrap());
         // The server's path: the one-call refresh and the log page, written straight to text.
         for (method, params) in [("table", json!({"limit": 2000})), ("log", json!({"limit": 2000}))] {
-            let text = app.call_text(player, Call::read(method, params).unwrap(), None).unwrap();
+            let text = app.call(player, Call::read(method, params).unwrap()).unwrap();
             r.0.push(serde_json::from_str(&text).unwrap());
         }
         // What the server would push to this player.
@@ -252,17 +252,17 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
             pushed
                 .iter()
                 .filter(|e| match e {
-                    houserule_app::front::AppEvent::Session { event } => event.may_reach(&player.role),
+                    houserule_app::events::AppEvent::Session { event } => event.may_reach(&player.role),
                     _ => true,
                 })
                 .map(|e| serde_json::to_value(e).unwrap()),
         );
         // Each of their own log entries as a forum post.
         for entry in
-            app.call(player, Call::read("log", json!({"limit": 2000})).unwrap(), None).unwrap().as_array().unwrap()
+            app.ask::<Value>(player, Call::read("log", json!({"limit": 2000})).unwrap()).unwrap().as_array().unwrap()
         {
             let seq = entry["seq"].as_u64().unwrap();
-            r.0.push(app.call(player, Call::read("forum_post", json!({"seq": seq})).unwrap(), None).unwrap());
+            r.0.push(app.ask::<Value>(player, Call::read("forum_post", json!({"seq": seq})).unwrap()).unwrap());
         }
         r.0.extend(public_posts.iter().cloned());
         let copy = dir.join(format!("{ruleset}-{seed}-{}.houserule", PLAYERS[i]));
@@ -330,15 +330,10 @@ fn a_planted_leak_is_caught() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("plant.houserule");
     let app = App::new(None);
-    app.create(&file, "generic", &Map::new(), "plant").unwrap();
-    let gm = Caller { role: Role::Gm, host: Host::Server };
-    app.call(
-        &gm,
-        Call::read("act", json!({"action": "create_npc", "params": {"name": "Crunch", "gm_notes": "zq00c0de"}}))
-            .unwrap(),
-        None,
-    )
-    .unwrap();
+    crate::support::create_in(&app, &file, "generic", "plant");
+    let gm = crate::support::browser(Role::Gm);
+    let npc = json!({"action": "create_npc", "params": {"name": "Crunch", "gm_notes": "zq00c0de"}});
+    app.call(&gm, Call::read("act", npc).unwrap()).unwrap();
     let c = houserule_app::Campaign::open(&file).unwrap();
     let ann = Role::Player("ann".into());
     let (_, secrets) = knowledge(std::slice::from_ref(c.table()), &[], &json!({}), &json!([]), &ann);

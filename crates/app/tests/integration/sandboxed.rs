@@ -1,6 +1,7 @@
 //! What the sandbox lets rules do — import their own files, print to the action's log, fail with
 //! their place — and what the operating system stops a worker from doing.
 
+use houserule_app::request::ActRequest;
 use crate::support::{campaign, init, params, plugin};
 use houserule_app::Rules;
 use houserule_core::{ActError, Limits, Role};
@@ -12,9 +13,9 @@ fn imports_of_the_plugins_own_files_work() {
         plugin("[actions.helped]\nwho = [\"gm\"]\n", "import \"helpers\" as h;\nfn helped(t, p) { h::double(21) }");
     source.files.insert("helpers.rhai".into(), "fn double(x) { x * 2 }".into());
     let mut c = campaign(&source);
-    assert_eq!(c.act(&Role::Gm, "helped", &params(json!({})), None, None).unwrap().result, json!(42));
+    assert_eq!(c.act(&Role::Gm, &ActRequest::new("helped", &params(json!({})))).unwrap().result, json!(42));
     assert_eq!(
-        c.act(&Role::Gm, "helped", &params(json!({})), None, None).unwrap().result,
+        c.act(&Role::Gm, &ActRequest::new("helped", &params(json!({})))).unwrap().result,
         json!(42),
         "again, from the module kept"
     );
@@ -27,7 +28,7 @@ fn print_goes_to_the_action_log_not_stdout() {
         "fn chatty(t, p) { print(\"hello from the rules\"); debug(1 + 1); }",
     );
     let mut c = campaign(&source);
-    let out = c.act(&Role::Gm, "chatty", &params(json!({})), None, None).unwrap();
+    let out = c.act(&Role::Gm, &ActRequest::new("chatty", &params(json!({})))).unwrap();
     assert_eq!(out.script_log[0], "hello from the rules");
     assert!(out.script_log[1].contains('2'));
 }
@@ -37,7 +38,7 @@ fn errors_point_into_the_script() {
     let source =
         plugin("[actions.typo]\nwho = [\"gm\"]\n", "fn helper(x) {\n  x + \"a\" * 2\n}\nfn typo(t, p) { helper(1) }");
     let mut c = campaign(&source);
-    let ActError::Script(s) = c.act(&Role::Gm, "typo", &params(json!({})), None, None).unwrap_err() else {
+    let ActError::Script(s) = c.act(&Role::Gm, &ActRequest::new("typo", &params(json!({})))).unwrap_err() else {
         panic!("expected a script error")
     };
     let line = source.files["rules.rhai"].lines().nth(s.line - 1).unwrap();
@@ -66,13 +67,13 @@ fn a_worker_outlives_the_thread_that_started_it() {
     let source = plugin("", "");
     let mut c = std::thread::spawn(move || {
         let mut c = campaign(&source);
-        c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf"})), None, None).unwrap();
+        c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Gandolf"})))).unwrap();
         c
     })
     .join()
     .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
-    let out = c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 2})), None, None).unwrap();
+    let out = c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 2})))).unwrap();
     assert_eq!(out.result, json!(2), "the same worker still answers");
 }
 

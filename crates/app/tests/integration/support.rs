@@ -96,3 +96,35 @@ fn create(source: &PluginSource, path: Option<&std::path::Path>) -> Campaign {
 pub fn params(v: Value) -> Map<String, Value> {
     v.as_object().cloned().unwrap_or_default()
 }
+
+/// The GM at the desktop app.
+pub fn desktop(role: houserule_core::Role) -> houserule_app::calls::Caller {
+    houserule_app::calls::Caller::new(role, &std::sync::Arc::new(houserule_app::calls::Front::desktop()))
+}
+
+/// Someone in a browser at a server playing `table.houserule`.
+pub fn browser(role: houserule_core::Role) -> houserule_app::calls::Caller {
+    let front = houserule_app::calls::Front::server("table.houserule".into());
+    houserule_app::calls::Caller::new(role, &std::sync::Arc::new(front))
+}
+
+/// Makes the call `method` with `params` as `caller`; its answer as JSON.
+pub fn ask(
+    app: &houserule_app::front::App,
+    caller: &houserule_app::calls::Caller,
+    method: &str,
+    params: Value,
+) -> Result<Value, houserule_core::ErrorReport> {
+    app.ask(caller, houserule_app::calls::Call::read(method, params)?)
+}
+
+/// Creates a campaign file on `ruleset` from the desktop app, and plays it.
+pub fn create_in(app: &houserule_app::front::App, file: &std::path::Path, ruleset: &str, name: &str) {
+    let gm = desktop(houserule_core::Role::Gm);
+    ask(app, &gm, "create", serde_json::json!({"path": file, "ruleset": ruleset, "name": name})).expect("created");
+}
+
+/// Every check `verify` runs on the campaign's file, with the seed it holds.
+pub fn verified(c: &Campaign) -> houserule_app::verify::VerifyReport {
+    houserule_app::verify::verify(c.store(), &houserule_app::verify::own_seeds(c.store()))
+}

@@ -1,8 +1,9 @@
 //! A campaign file that was edited outside Houserule is caught: by `verify`, check by check,
 //! and when it is opened.
 
+use houserule_app::request::ActRequest;
 use crate::support::{params, plugin};
-use houserule_app::calls::{Call, Caller, Host};
+use houserule_app::calls::{Call, Caller};
 use houserule_app::store::Store;
 use houserule_app::verify::{own_seeds, verify};
 use houserule_app::{Campaign, NewCampaign};
@@ -26,9 +27,9 @@ fn played(dir: &Path) -> PathBuf {
         },
     )
     .unwrap();
-    c.act(&Role::Gm, "make", &params(json!({"name": "Frody"})), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Frody"})))).unwrap();
     for _ in 0..4 {
-        c.act(&Role::Gm, "strike", &params(json!({})), None, None).unwrap();
+        c.act(&Role::Gm, &ActRequest::new("strike", &params(json!({})))).unwrap();
     }
     path
 }
@@ -169,7 +170,7 @@ fn an_edit_after_a_page_was_read_is_caught_on_the_next_read() {
     let path = played(dir.path());
     let app = houserule_app::front::App::new(None);
     app.open(&path).unwrap();
-    let read = || app.call_text(&gm(), Call::read("log", json!({"limit": 100})).unwrap(), None);
+    let read = || app.call(&gm(), Call::read("log", json!({"limit": 100})).unwrap());
     let first = read().expect("the untouched log reads");
     assert_eq!(read().unwrap(), first, "read again (remembered), the same");
     // The items of a roll are changed in place; the hash stays, so only the check catches it.
@@ -179,7 +180,7 @@ fn an_edit_after_a_page_was_read_is_caught_on_the_next_read() {
 }
 
 fn gm() -> Caller {
-    Caller { role: Role::Gm, host: Host::Desktop }
+    crate::support::desktop(Role::Gm)
 }
 
 /// A page sent as text from remembered entries is the page read afresh: the same entries, an
@@ -194,21 +195,27 @@ fn a_remembered_page_is_the_page_read_afresh() {
     let gm = gm();
     let page = |who: &Caller, method: &str| -> serde_json::Value {
         let call = Call::read(method, json!({"limit": 50})).unwrap();
-        serde_json::from_str(&app.call_text(who, call, None).unwrap()).unwrap()
+        serde_json::from_str(&app.call(who, call).unwrap()).unwrap()
+    };
+    // The page read afresh, from the file, without anything remembered.
+    let afresh = |role: &Role| -> serde_json::Value {
+        let store = Store::open(&path).unwrap();
+        let voided = app.now().unwrap().voided.clone();
+        serde_json::to_value(houserule_app::campaign::log_page(&store, &voided, role, 1, u64::MAX, 50).unwrap()).unwrap()
     };
     for _ in 0..2 {
-        assert_eq!(page(&gm, "log"), serde_json::to_value(app.log(&Role::Gm, 1, None, 50).unwrap()).unwrap());
+        assert_eq!(page(&gm, "log"), afresh(&Role::Gm));
     }
-    app.call(&gm, Call::read("undo", json!({})).unwrap(), None).unwrap();
+    app.call(&gm, Call::read("undo", json!({})).unwrap()).unwrap();
     let log = page(&gm, "log");
     let marked: Vec<&serde_json::Value> = log.as_array().unwrap().iter().filter(|e| e["voided_by"].is_u64()).collect();
     assert_eq!(marked.len(), 1, "the undone roll is marked, though it was remembered before the undo");
-    assert_eq!(log, serde_json::to_value(app.log(&Role::Gm, 1, None, 50).unwrap()).unwrap());
+    assert_eq!(log, afresh(&Role::Gm));
     let table = page(&gm, "table");
     assert_eq!(table["log"], log, "the table's log is the same page");
-    assert_eq!(table["view"], serde_json::to_value(app.view(&Role::Gm).unwrap()).unwrap());
-    let ann = Caller { role: Role::Player("ann".into()), host: Host::Server };
-    assert_eq!(page(&ann, "log"), serde_json::to_value(app.log(&ann.role, 1, None, 50).unwrap()).unwrap());
+    assert_eq!(table["view"], serde_json::to_value(app.now().unwrap().view(&Role::Gm)).unwrap());
+    let ann = crate::support::browser(Role::Player("ann".into()));
+    assert_eq!(page(&ann, "log"), afresh(&ann.role));
 }
 
 /// A bridge's actions roll with their message's entropy, recorded with the message's id; a GM
@@ -216,24 +223,23 @@ fn a_remembered_page_is_the_page_read_afresh() {
 /// `verify`, though the chain itself is sound.
 #[test]
 fn an_action_from_a_message_must_roll_with_the_messages_entropy() {
-    use houserule_app::origin::{Origin, Taking};
+    use houserule_app::chat::{Bridged, ChatMessage};
     use houserule_core::dice::Entropy;
     crate::support::init();
     let dir = tempfile::tempdir().unwrap();
     let path = played(dir.path());
-    let origin = Origin { via: "matrix".into(), room: "!table:hs".into(), event: "$ann-rolls".into() };
+    let origin = ChatMessage { via: "matrix".into(), room: "!table:hs".into(), event: "$ann-rolls".into() };
     let mut c = Campaign::open(&path).unwrap();
-    let honest = c
-        .act_taking(&Role::Gm, "strike", &params(json!({})), &Taking { origin: Some(&origin), ..Taking::default() })
-        .unwrap();
+    let from = |message: ChatMessage| Bridged { message, marks: vec![] };
+    let honest = c.act(&Role::Gm, &ActRequest::new("strike", &params(json!({}))).bridged(from(origin.clone()))).unwrap();
     assert_eq!(honest.event.detail.as_ref().unwrap()["origin"]["event"], "$ann-rolls");
     let store = Store::open(&path).unwrap();
     assert!(verify(&store, &own_seeds(&store)).ok, "the message's entropy verifies");
     drop(store);
     // The referee picks its own entropy for the next message's action.
-    let forged = Origin { event: "$bo-rolls".into(), ..origin };
-    let picked = Taking { origin: Some(&forged), entropy: Some(Entropy([7; 32])), ..Taking::default() };
-    let acted = c.act_taking(&Role::Gm, "strike", &params(json!({})), &picked).unwrap();
+    let forged = ChatMessage { event: "$bo-rolls".into(), ..origin };
+    let picked = ActRequest::new("strike", &params(json!({}))).bridged(from(forged)).with_entropy(Some(Entropy([7; 32])));
+    let acted = c.act(&Role::Gm, &picked).unwrap();
     drop(c);
     assert_eq!(failed_check(&path), ("dice".to_string(), Some(acted.event.seq)));
 }

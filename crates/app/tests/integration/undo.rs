@@ -3,6 +3,7 @@
 //! table as it was then — while the dice counter never goes back, the undone events stay in the
 //! log voided, and the file verifies. Corrections set one value through the engine's checks.
 
+use houserule_app::request::ActRequest;
 use crate::random_play::{entropy, random_action, Dice, PLAYERS};
 use crate::support::init;
 use houserule_app::catalog;
@@ -35,7 +36,7 @@ fn play(c: &mut Campaign, dice: &mut Dice, steps: usize, states: &mut Vec<Table>
         let forms: Vec<ActionForm> = c.actions(role);
         let Some((action, params)) = random_action(&forms, dice) else { continue };
         let e = Entropy::parse(&entropy(dice)).unwrap();
-        if c.act(role, &action, &params, None, Some(e)).is_ok() {
+        if c.act(role, &ActRequest::new(&action, &params).with_entropy(Some(e))).is_ok() {
             states.push(c.table().clone());
         }
     }
@@ -88,7 +89,7 @@ fn check(ruleset: &str, seed: u64) -> Result<(), String> {
             return Err(format!("{ruleset}/{seed}: undoing the last action did not restore the table before it"));
         }
     }
-    let report = c.verify();
+    let report = crate::support::verified(&c);
     if !report.ok {
         return Err(format!("{ruleset}/{seed}: verify fails after undo: {report:?}"));
     }
@@ -125,10 +126,10 @@ fn undo_refuses_what_cannot_be_taken_back() {
     let mut c = Campaign::create(None, new).unwrap();
     assert!(c.undo(&Role::Gm, None).unwrap_err().to_string().contains("nothing to undo"));
     let make = json!({"name": "Gandolf", "owner": "ann"});
-    c.act(&Role::Gm, "create_character", make.as_object().unwrap(), None, None).unwrap();
-    c.act(&Role::Gm, "roll", json!({"expr": "1d20"}).as_object().unwrap(), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("create_character", make.as_object().unwrap())).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("roll", json!({"expr": "1d20"}).as_object().unwrap())).unwrap();
     let roll_seq = c.head().0;
-    c.act(&Role::Gm, "roll", json!({"expr": "1d20"}).as_object().unwrap(), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("roll", json!({"expr": "1d20"}).as_object().unwrap())).unwrap();
     let undo = c.undo(&Role::Gm, Some(roll_seq - 2)).unwrap();
     let again = c.undo(&Role::Gm, Some(roll_seq)).unwrap_err().to_string();
     assert!(again.contains(&format!("undo at #{}", undo.seq)), "inside a stretch already undone: {again}");
@@ -142,7 +143,7 @@ fn undo_refuses_what_cannot_be_taken_back() {
     let gone = c.correct(&Role::Gm, &hp, "typo").unwrap_err().to_string();
     assert!(gone.contains("gandolf"), "{gone}");
     c.undo(&Role::Gm, None).ok();
-    c.act(&Role::Gm, "create_character", make.as_object().unwrap(), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("create_character", make.as_object().unwrap())).unwrap();
     let fixed = c.correct(&Role::Gm, &hp, "the GM misread the sheet").unwrap();
     assert_eq!(fixed.kind, EventKind::Correction);
     assert_eq!(c.table().entities["gandolf"].fields["notes"].value, json!("bruised"));
@@ -152,7 +153,7 @@ fn undo_refuses_what_cannot_be_taken_back() {
         c.table().entities["gandolf"].fields.get("notes").is_none_or(|f| f.value != json!("bruised")),
         "a correction can be undone too: {undone:?}"
     );
-    assert!(c.verify().ok);
+    assert!(crate::support::verified(&c).ok);
 }
 
 /// A plugin may say an action cannot be undone, and why; undo then refuses with that reason.
@@ -168,8 +169,8 @@ not_undoable = "the players have heard the secret; it cannot be unheard"
         r#"fn reveal_secret(t, p) { t.say("The butler did it."); }"#,
     );
     let mut c = campaign(&source);
-    c.act(&Role::Gm, "make", &params(json!({"name": "Ann"})), None, None).unwrap();
-    c.act(&Role::Gm, "reveal_secret", &params(json!({})), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Ann"})))).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("reveal_secret", &params(json!({})))).unwrap();
     let e = c.undo(&Role::Gm, None).unwrap_err().to_string();
     assert!(e.contains("cannot be undone") && e.contains("cannot be unheard"), "{e}");
     let e = c.undo(&Role::Gm, Some(1)).unwrap_err().to_string();

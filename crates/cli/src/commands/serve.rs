@@ -7,7 +7,7 @@
 use crate::output::Failure;
 use houserule_app::front::App;
 use houserule_core::ErrorCode;
-use houserule_host::{assets, Host, Options};
+use houserule_host::{assets, Hosting, Options};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -35,7 +35,7 @@ pub fn serve(file: PathBuf, args: ServeArgs) -> Result<bool, Failure> {
         (host.as_str(), port).to_socket_addrs().ok().and_then(|mut a| a.next()).ok_or_else(|| {
             Failure::new(ErrorCode::BadParam, format!("--host {host}: not an address this machine can listen on"))
         })?;
-    let server = Arc::new(Host::unstoppable());
+    let server = Arc::new(Hosting::unstoppable());
     let (serving, secret) =
         server.serve(&app, &file, Options { addr, secret, ui: ui.clone(), names }).map_err(Failure)?;
     app.install_server(server.clone());

@@ -4,6 +4,7 @@
 use super::campaign::open;
 use super::{role, Outcome};
 use crate::output;
+use houserule_app::request::PostRequest;
 use houserule_core::render;
 use houserule_core::talk::PostDraft;
 use std::path::Path;
@@ -12,7 +13,7 @@ pub fn say(json: bool, file: &Path, who: &str, character: Option<&str>, to: Opti
     let mut c = open(file)?;
     let draft =
         PostDraft { text: text.to_string(), character: character.map(str::to_string), to: to.map(str::to_string) };
-    let (entry, _) = c.post(&role(who)?, &draft)?;
+    let (entry, _) = c.post(&role(who)?, &PostRequest::new(draft))?;
     if json {
         output::json(&entry);
     } else {

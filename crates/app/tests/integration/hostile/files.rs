@@ -1,6 +1,7 @@
 //! Attacks that come as campaign files and shared copies: rules swapped under a verified log,
 //! stored names that would write outside a folder, and rows no reader should trust.
 
+use houserule_app::request::ActRequest;
 use super::{memory_stayed_bounded, refused, says};
 use crate::support::{init, params, plugin};
 use houserule_app::share::{share, SharedCopy};
@@ -32,8 +33,8 @@ fn played(dir: &Path) -> PathBuf {
         },
     )
     .unwrap();
-    c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf", "owner": "ann"})), None, None).unwrap();
-    c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 2})), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Gandolf", "owner": "ann"})))).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 2})))).unwrap();
     path
 }
 
@@ -93,7 +94,7 @@ fn rules_swapped_under_a_verified_log_are_found() {
 
     // The untouched file still opens and verifies.
     let c = Campaign::open(&original).unwrap();
-    assert!(c.verify().ok);
+    assert!(crate::support::verified(&c).ok);
 }
 
 #[test]
@@ -190,11 +191,11 @@ fn a_schema_one_file_opens_migrates_and_verifies() {
     let last = c.log(&Role::Gm, 1).unwrap().pop().unwrap();
     assert_eq!(last.kind, houserule_core::event::EventKind::Migrated, "the upgrade is an event of its own");
     assert_eq!(c.store().version(), houserule_app::store::SCHEMA_VERSION);
-    assert!(c.verify().ok, "{:?}", c.verify());
-    c.act(&Role::Gm, "end_turn", &params(json!({})), None, None).unwrap();
+    assert!(crate::support::verified(&c).ok, "{:?}", crate::support::verified(&c));
+    c.act(&Role::Gm, &ActRequest::new("end_turn", &params(json!({})))).unwrap();
     drop(c);
     let again = Campaign::open(&p).unwrap();
-    assert!(again.verify().ok);
+    assert!(crate::support::verified(&again).ok);
     assert_eq!(
         again
             .log(&Role::Gm, 1)

@@ -1,6 +1,7 @@
 //! Attacks that come as house rules: layered over a good ruleset, saved from the editor,
 //! imported from a folder, or carried by a shared campaign.
 
+use houserule_app::request::ActRequest;
 use super::{intact, memory_stayed_bounded, refused, says, snapshot};
 use crate::support::{campaign, params, plugin};
 use houserule_app::folders;
@@ -44,7 +45,7 @@ const LOADING: &[Loading] = &[
 #[test]
 fn house_rules_that_attack_are_refused_and_the_rules_in_force_stay() {
     let mut c = campaign(&plugin("[settings.mad]\ntype = \"int\"\ndefault = 7\n", ""));
-    c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf"})), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Gandolf"})))).unwrap();
     let before = snapshot(&c);
     for (name, files, settings, words) in LOADING {
         let mut house = scripts(files);
@@ -54,19 +55,19 @@ fn house_rules_that_attack_are_refused_and_the_rules_in_force_stay() {
         intact(&c, &before, name);
         memory_stayed_bounded(name);
     }
-    let out = c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 1})), None, None).unwrap();
+    let out = c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 1})))).unwrap();
     assert_eq!(out.result, json!(1), "the ruleset's own gain still runs");
 }
 
 #[test]
 fn a_house_rule_that_replaces_an_action_with_a_bomb_is_refused_when_it_runs() {
     let mut c = campaign(&plugin("", ""));
-    c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf"})), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Gandolf"})))).unwrap();
     let bomb = "fn gain(t, p) { t.add(\"momentum\", 1); let s = \"x\"; while s.len() < 32768 { s += s; } s.replace(\"x\", s) }";
     c.reload(Some(&Role::Gm), None, Some(scripts(&[("bomb.rhai", bomb)]))).unwrap();
     let before = snapshot(&c);
     let r = refused("house_rule_memory_bomb", || {
-        c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 1})), None, None).map_err(|e| e.report())
+        c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 1})))).map_err(|e| e.report())
     });
     says(&r, &["memory", "grew past"], "house_rule_memory_bomb");
     intact(&c, &before, "house_rule_memory_bomb");
@@ -74,7 +75,7 @@ fn a_house_rule_that_replaces_an_action_with_a_bomb_is_refused_when_it_runs() {
     c.reload(Some(&Role::Gm), None, Some(scripts(&[("nested.rhai", nested)]))).unwrap();
     let before = snapshot(&c);
     let r = refused("house_rule_nested_value", || {
-        c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 1})), None, None).map_err(|e| e.report())
+        c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 1})))).map_err(|e| e.report())
     });
     says(&r, &["nested"], "house_rule_nested_value");
     assert_eq!(r.script.as_ref().map(|s| s.file.as_str()), Some("nested.rhai"), "the house rule's own file is named");

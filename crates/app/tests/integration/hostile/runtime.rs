@@ -1,6 +1,7 @@
 //! Attacks a rule script makes while it runs: endless work, memory bombs, values too deep or too
 //! large for the table, floods of narration and changes, and attempts to reach past the handle.
 
+use houserule_app::request::ActRequest;
 use super::{intact, memory_stayed_bounded, refused, says, snapshot};
 use crate::support::{campaign, params, plugin};
 use houserule_core::{ErrorCode, Role};
@@ -87,11 +88,11 @@ fn hostile_rules() -> houserule_core::PluginSource {
 #[test]
 fn every_runtime_attack_is_refused_fast_and_changes_nothing() {
     let mut c = campaign(&hostile_rules());
-    c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf", "owner": "ann"})), None, None).unwrap();
-    c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 2})), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Gandolf", "owner": "ann"})))).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 2})))).unwrap();
     let before = snapshot(&c);
     for (name, _, words, codes) in ATTACKS {
-        let report = refused(name, || c.act(&Role::Gm, name, &params(json!({})), None, None).map_err(|e| e.report()));
+        let report = refused(name, || c.act(&Role::Gm, &ActRequest::new(name, &params(json!({})))).map_err(|e| e.report()));
         says(&report, words, name);
         assert!(
             codes.contains(&report.code),
@@ -107,14 +108,14 @@ fn every_runtime_attack_is_refused_fast_and_changes_nothing() {
         memory_stayed_bounded(name);
     }
     // The table plays on after all of them, on a fresh worker where one was stopped.
-    let out = c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 1})), None, None).unwrap();
+    let out = c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 1})))).unwrap();
     assert_eq!(out.result, json!(3), "momentum went 2 -> 3 after every attack was refused");
 }
 
 #[test]
 fn a_limit_names_the_place_in_the_script() {
     let mut c = campaign(&hostile_rules());
-    let err = c.act(&Role::Gm, "nested_var", &params(json!({})), None, None).unwrap_err().report();
+    let err = c.act(&Role::Gm, &ActRequest::new("nested_var", &params(json!({})))).unwrap_err().report();
     let script = err.script.clone().expect("a limit inside a script has its place");
     assert!(script.line > 0, "{err:?}");
     let rules = hostile_rules().files["rules.rhai"].clone();
@@ -129,12 +130,12 @@ fn a_limit_names_the_place_in_the_script() {
 #[test]
 fn a_stopped_worker_is_replaced_and_the_next_action_plays() {
     let mut c = campaign(&hostile_rules());
-    c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf"})), None, None).unwrap();
+    c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Gandolf"})))).unwrap();
     for _ in 0..3 {
-        let e = c.act(&Role::Gm, "replace_bomb", &params(json!({})), None, None).unwrap_err().report();
+        let e = c.act(&Role::Gm, &ActRequest::new("replace_bomb", &params(json!({})))).unwrap_err().report();
         assert!(matches!(e.code, ErrorCode::Sandbox | ErrorCode::ScriptLimit), "{}", e.message);
-        let out = c.act(&Role::Gm, "gain", &params(json!({"character": "gandolf", "n": 1})), None, None).unwrap();
+        let out = c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 1})))).unwrap();
         assert!(out.result.as_i64().is_some(), "the next action plays");
     }
-    assert!(c.verify().ok);
+    assert!(crate::support::verified(&c).ok);
 }

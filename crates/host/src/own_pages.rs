@@ -24,18 +24,28 @@ fn host_allowed(host: &str, names: &[String]) -> bool {
         || names.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
+/// A request the server does not answer, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    #[error(
+        "this table answers only to its own address (an IP address, localhost, or a name the GM allows with \
+         --name), not to '{0}'"
+    )]
+    Address(String),
+    #[error("a page from {origin} may not use this table; open http://{host}/ instead")]
+    ForeignPage { origin: String, host: String },
+}
+
 /// Accepts a request addressed to this server from its own pages, or says why not.
-pub fn check(headers: &HeaderMap, names: &[String]) -> Result<(), String> {
+pub fn check(headers: &HeaderMap, names: &[String]) -> Result<(), Refused> {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("").trim();
     if !host_allowed(host, names) {
-        return Err(format!(
-            "this table answers only to its own address (an IP address, localhost, or a name the GM allows with --name), not to '{host}'"
-        ));
+        return Err(Refused::Address(host.to_string()));
     }
     match headers.get(header::ORIGIN).map(|o| o.to_str().unwrap_or("?")) {
         None => Ok(()),
         Some(origin) if origin.eq_ignore_ascii_case(&format!("http://{host}")) => Ok(()),
-        Some(origin) => Err(format!("a page from {origin} may not use this table; open http://{host}/ instead")),
+        Some(origin) => Err(Refused::ForeignPage { origin: origin.to_string(), host: host.to_string() }),
     }
 }
 

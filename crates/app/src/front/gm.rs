@@ -1,0 +1,103 @@
+//! What only the GM does: taking actions back, setting values by hand, letting a player type
+//! their dice, join links, copies to share, removing a player from the table.
+//!
+//! Guarantees: ending a player's join link — revoking it, replacing it with a new one, or
+//! removing the player — ends it in the file first and then closes every connection that joined
+//! with it, so a page that reconnects by itself is refused; a seat is never given under a
+//! known player's name in other capitals; a copy is written only where nothing is yet.
+
+use super::App;
+use crate::calls::{Caller, Correct, Nothing, PlayerName, Removed, ShareCopy, TypedDice, UndoTo};
+use crate::invites::{self, Invite, InviteError, NewInvite};
+use crate::share::{self, ShareError, ShareReport};
+use houserule_core::view::LogEntry;
+use houserule_core::{ErrorCode, ErrorReport, Role};
+
+fn invite_report(e: InviteError) -> ErrorReport {
+    match e {
+        InviteError::Name(m) => ErrorReport::new(ErrorCode::BadParam, m).with_param("player"),
+        InviteError::Store(s) => ErrorReport::new(ErrorCode::Storage, s.to_string()),
+    }
+}
+
+pub(super) fn undo(app: &App, caller: &Caller, p: UndoTo) -> Result<LogEntry, ErrorReport> {
+    app.session()?.undo(&caller.role, p.to).map_err(|e| e.report())
+}
+
+pub(super) fn correct(app: &App, caller: &Caller, p: Correct) -> Result<LogEntry, ErrorReport> {
+    app.session()?.correct(&caller.role, &p.correction, &p.reason).map_err(|e| e.report())
+}
+
+pub(super) fn allow_typed_dice(app: &App, caller: &Caller, p: TypedDice) -> Result<LogEntry, ErrorReport> {
+    app.session()?.set_typed_dice(&caller.role, &p.player, p.allowed).map_err(|e| e.report())
+}
+
+/// Runs `f` on the campaign file's store (under the session: join links change the file).
+fn with_store<R>(app: &App, f: impl FnOnce(&crate::store::Store) -> Result<R, InviteError>) -> Result<R, ErrorReport> {
+    let session = app.session()?;
+    let campaign = session.campaign();
+    f(campaign.store()).map_err(invite_report)
+}
+
+/// Closes the connections `player` joined with (their link has just ended).
+fn disconnect(app: &App, player: &str) -> usize {
+    app.server().map_or(0, |s| s.disconnect(&format!("player:{player}")))
+}
+
+pub(super) fn invite(app: &App, _: &Caller, p: PlayerName) -> Result<NewInvite, ErrorReport> {
+    let player = app.seat_name(&p.player)?;
+    let made = with_store(app, |store| invites::create(store, &player, &crate::campaign::now()))?;
+    // The older link is replaced: whoever joined with it is let go.
+    disconnect(app, &player);
+    Ok(made)
+}
+
+pub(super) fn invites(app: &App, _: &Caller, _: Nothing) -> Result<Vec<Invite>, ErrorReport> {
+    with_store(app, invites::list)
+}
+
+pub(super) fn revoke_invite(app: &App, _: &Caller, p: PlayerName) -> Result<bool, ErrorReport> {
+    let ended = with_store(app, |store| invites::revoke(store, &p.player))?;
+    disconnect(app, p.player.trim());
+    Ok(ended)
+}
+
+pub(super) fn remove_player(app: &App, _: &Caller, p: PlayerName) -> Result<Removed, ErrorReport> {
+    let link_ended = with_store(app, |store| invites::revoke(store, &p.player))?;
+    Ok(Removed { link_ended, connections: disconnect(app, p.player.trim()) })
+}
+
+pub(super) fn share_copy(app: &App, _: &Caller, p: ShareCopy) -> Result<ShareReport, ErrorReport> {
+    let (_, from) =
+        app.current().ok_or_else(|| ErrorReport::new(ErrorCode::NoCampaign, "open a campaign to share first"))?;
+    let role = match p.player.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
+        Some(name) => Some(Role::Player(invites::player_name(name).map_err(invite_report)?)),
+        None => None,
+    };
+    share::share(&from, &p.path, role.as_ref()).map_err(|e| {
+        let code = if matches!(e, ShareError::Exists(_)) { ErrorCode::BadParam } else { ErrorCode::Storage };
+        ErrorReport::new(code, e.to_string())
+    })
+}
+
+impl App {
+    /// The player a join link's token was made for, if it is live.
+    pub fn redeem_invite(&self, token: &str) -> Result<Option<String>, ErrorReport> {
+        with_store(self, |store| invites::redeem(store, token, &crate::campaign::now()))
+    }
+
+    /// The player a seat at the table (a join link, a Matrix account) may be given for `asked`:
+    /// a player name, refused when it is a known player's name in other capitals.
+    pub fn seat_name(&self, asked: &str) -> Result<String, ErrorReport> {
+        let player = invites::player_name(asked).map_err(invite_report)?;
+        let players = houserule_core::params::players(&self.now()?.table);
+        match players.iter().find(|k| **k != player && k.eq_ignore_ascii_case(&player)) {
+            Some(known) => Err(ErrorReport::new(
+                ErrorCode::BadParam,
+                format!("'{player}' is not a player here: did you mean '{known}'? (names are exact)"),
+            )
+            .with_param("player")),
+            None => Ok(player),
+        }
+    }
+}
