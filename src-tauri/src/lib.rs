@@ -41,11 +41,9 @@ fn handle<R: Runtime>(invoke: Invoke<R>) -> bool {
         }
     };
     let resolver = invoke.resolver;
-    tauri::async_runtime::spawn_blocking(move || {
-        match app.call(&gm(), call) {
-            Ok(text) => resolver.resolve(InvokeResponseBody::Json(text)),
-            Err(error) => resolver.reject(error),
-        }
+    tauri::async_runtime::spawn_blocking(move || match app.call(&gm(), call) {
+        Ok(text) => resolver.resolve(InvokeResponseBody::Json(text)),
+        Err(error) => resolver.reject(error),
     });
     true
 }

@@ -87,7 +87,8 @@ fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         let ast = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let mut uses = Uses { own: &own, depth, found: BTreeSet::new() };
         uses.visit_file(&ast);
-        graph.entry(own).or_default().extend(uses.found);
+        let found = uses.found;
+        graph.entry(own).or_default().extend(found);
     }
     graph
 }
@@ -175,7 +176,10 @@ fn check_order(krate: &str, which: &str) {
         assert!(layer_of.contains_key(module.as_str()), "docs/architecture.md's order of {which} lacks `{module}`");
     }
     for named in layer_of.keys() {
-        assert!(graph.contains_key(*named), "docs/architecture.md names `{named}` in {which}, which has no such module");
+        assert!(
+            graph.contains_key(*named),
+            "docs/architecture.md names `{named}` in {which}, which has no such module"
+        );
     }
     for (from, tos) in &graph {
         for to in tos {
@@ -229,9 +233,10 @@ fn every_path_the_docs_name_exists() {
         for quoted in text.split('`').skip(1).step_by(2) {
             let looks_like_path = !quoted.contains(' ')
                 && !quoted.contains("::")
-                && (quoted.contains('/') || [".rs", ".md", ".ts", ".tsx", ".toml", ".sh", ".mjs", ".py"]
-                    .iter()
-                    .any(|e| quoted.ends_with(e)))
+                && (quoted.contains('/')
+                    || [".rs", ".md", ".ts", ".tsx", ".toml", ".sh", ".mjs", ".py"]
+                        .iter()
+                        .any(|e| quoted.ends_with(e)))
                 && !quoted.contains('*')
                 && !quoted.starts_with("--")
                 && !quoted.contains('<');

@@ -1,8 +1,8 @@
 //! Engine benchmarks: the figures in docs/performance.md come from `cargo bench -p houserule-app`.
 #![allow(clippy::print_stdout, reason = "a benchmark reports its figures")]
 
-use houserule_app::request::ActRequest;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use houserule_app::request::ActRequest;
 use houserule_app::{Campaign, NewCampaign};
 use houserule_core::dice::{self, RollSource, SeededStream};
 use houserule_core::{Limits, PluginSource, Role};
@@ -83,13 +83,21 @@ fn dispatch_action(c: &mut Criterion) {
     let mut group = c.benchmark_group("scripted action end to end");
     group.sample_size(50).measurement_time(Duration::from_secs(15));
     group.bench_function("trait_roll: validate, run, commit to a file (synchronous=FULL)", |b| {
-        b.iter(|| campaign.act(&ann, &ActRequest::new("trait_roll", &params).with_entropy(Some(dice::Entropy::fresh()))).unwrap())
+        b.iter(|| {
+            campaign
+                .act(&ann, &ActRequest::new("trait_roll", &params).with_entropy(Some(dice::Entropy::fresh())))
+                .unwrap()
+        })
     });
     let mut memory = new_campaign(None);
     memory.act(&Role::Gm, &ActRequest::new("create_character", make.as_object().unwrap())).unwrap();
     memory.act(&Role::Gm, &ActRequest::new("add_trait", add.as_object().unwrap())).unwrap();
     group.bench_function("trait_roll: validate, run, commit in memory", |b| {
-        b.iter(|| memory.act(&ann, &ActRequest::new("trait_roll", &params).with_entropy(Some(dice::Entropy::fresh()))).unwrap())
+        b.iter(|| {
+            memory
+                .act(&ann, &ActRequest::new("trait_roll", &params).with_entropy(Some(dice::Entropy::fresh())))
+                .unwrap()
+        })
     });
     group.finish();
     latency(&mut campaign, &ann, &params);
@@ -100,7 +108,9 @@ fn latency(campaign: &mut Campaign, role: &Role, params: &serde_json::Map<String
     let mut times: Vec<Duration> = (0..5000)
         .map(|_| {
             let start = Instant::now();
-            campaign.act(role, &ActRequest::new("trait_roll", params).with_entropy(Some(dice::Entropy::fresh()))).unwrap();
+            campaign
+                .act(role, &ActRequest::new("trait_roll", params).with_entropy(Some(dice::Entropy::fresh())))
+                .unwrap();
             start.elapsed()
         })
         .collect();

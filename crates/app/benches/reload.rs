@@ -4,8 +4,8 @@
 //! of every edit it timed (docs/performance.md).
 #![allow(clippy::print_stdout, reason = "a benchmark reports its figures")]
 
-use houserule_app::request::ActRequest;
 use criterion::{criterion_group, criterion_main, Criterion};
+use houserule_app::request::ActRequest;
 use houserule_app::session::{RuleFolders, Session, SessionEvent};
 use houserule_app::{Campaign, NewCampaign};
 use houserule_core::{Limits, Role};
@@ -78,7 +78,13 @@ fn save_to_live(crit: &mut Criterion) {
                 latencies.push(took);
                 // The table keeps playing between edits.
                 session
-                    .act(&Role::Gm, &ActRequest::new("create_character", json!({"name": format!("Hero {edit}"), "traits": ["luck"]}).as_object().unwrap()))
+                    .act(
+                        &Role::Gm,
+                        &ActRequest::new(
+                            "create_character",
+                            json!({"name": format!("Hero {edit}"), "traits": ["luck"]}).as_object().unwrap(),
+                        ),
+                    )
                     .unwrap();
             }
             total

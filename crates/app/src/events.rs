@@ -123,7 +123,8 @@ mod tests {
         assert!(!AppEvent::Hosting { serving: None }.may_reach(&ann));
         assert!(AppEvent::Hosting { serving: None }.may_reach(&Role::Gm));
         assert!(!AppEvent::Online { online: None }.may_reach(&ann));
-        let whisper = SessionEvent::Committed { seq: 3, actor: Role::Gm, action: "post".into(), readers: Some(bo.clone()) };
+        let whisper =
+            SessionEvent::Committed { seq: 3, actor: Role::Gm, action: "post".into(), readers: Some(bo.clone()) };
         let event = AppEvent::Session { event: whisper };
         assert!(event.may_reach(&bo) && event.may_reach(&Role::Gm) && !event.may_reach(&ann));
     }

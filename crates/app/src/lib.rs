@@ -22,8 +22,8 @@
 pub mod calls;
 pub mod campaign;
 pub mod catalog;
-pub mod checked;
 pub mod chat;
+pub mod checked;
 pub mod entries;
 pub mod events;
 pub mod folders;

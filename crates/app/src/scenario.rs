@@ -4,8 +4,8 @@
 //! expectation is reported with its step. Scenarios with the same house rules share one
 //! sandbox worker ([`Runner`]), so a plugin's whole suite compiles its rules only once per set.
 
-use crate::request::ActRequest;
 use crate::campaign::{Campaign, CampaignError, NewCampaign};
+use crate::request::ActRequest;
 use crate::rules::Rules;
 use houserule_core::event::Body;
 use houserule_core::plugin::{digest_files, PluginSource};
@@ -139,7 +139,8 @@ fn run_step(campaign: &mut Campaign, n: usize, step: &houserule_core::scenario::
     let what = step.act.as_deref().map(|a| format!("{a} as {role}")).unwrap_or_else(|| "check".into());
     let mut entry: Option<LogEntry> = None;
     if let Some(action) = &step.act {
-        match (campaign.act(&role, &ActRequest::new(action, &step.params).with_dice(step.dice.clone())), &step.refused) {
+        match (campaign.act(&role, &ActRequest::new(action, &step.params).with_dice(step.dice.clone())), &step.refused)
+        {
             (Ok(out), None) => {
                 check_result(&out.result, &step.result, &mut |m| fail(format!("{what}: {m}")));
                 entry = Some(out.event);

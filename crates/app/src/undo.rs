@@ -165,7 +165,8 @@ impl Campaign {
         let detail = json!({ "to": to, "voided": targets.iter().map(|h| h.seq).collect::<Vec<_>>() });
         let staged = Staged { tx, result: Value::Null, log: vec![] };
         let voids: Vec<u64> = targets.iter().map(|h| h.seq).collect();
-        let (header, items) = self.commit(Append::new(EventKind::Undo, Some(actor.clone()), staged).detail(Some(detail)))?;
+        let (header, items) =
+            self.commit(Append::new(EventKind::Undo, Some(actor.clone()), staged).detail(Some(detail)))?;
         for v in voids {
             self.voided.insert(v, header.seq);
         }
@@ -230,7 +231,8 @@ impl Campaign {
         let detail = json!({ "reason": reason });
         let detail = (visibility == Visibility::Public).then_some(detail);
         let staged = Staged { tx, result: Value::Null, log: vec![] };
-        let (header, items) = self.commit(Append::new(EventKind::Correction, Some(actor.clone()), staged).detail(detail))?;
+        let (header, items) =
+            self.commit(Append::new(EventKind::Correction, Some(actor.clone()), staged).detail(detail))?;
         Ok(view::log_entry(&header, &items, &hex::encode(self.head().1), actor))
     }
 }

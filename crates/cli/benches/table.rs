@@ -12,8 +12,8 @@
 //! - **`houserule act` process**: the whole command, start to exit, on the same file (criterion).
 #![allow(clippy::print_stdout, reason = "a benchmark reports its figures")]
 
-use houserule_app::request::ActRequest;
 use criterion::{criterion_group, criterion_main, Criterion};
+use houserule_app::request::ActRequest;
 use houserule_app::{Campaign, NewCampaign};
 use houserule_core::{Limits, Role};
 use serde_json::{json, Value};

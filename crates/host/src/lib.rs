@@ -18,9 +18,9 @@ pub mod protocol;
 pub mod server;
 pub mod visitors;
 
+use houserule_app::calls::Front;
 use houserule_app::front::{App, TableServer};
 use houserule_app::serving::{HostStart, Reach, Serving, DEFAULT_PORT};
-use houserule_app::calls::Front;
 use houserule_core::{ErrorCode, ErrorReport, Role};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};

@@ -36,9 +36,9 @@ use houserule_core::manifest::Manifest;
 use houserule_core::render;
 use houserule_core::view::{ActionForm, LogEntry, View};
 use houserule_core::{ErrorReport, Role};
-use std::sync::Arc;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long one wait for the room lasts: also how soon the GM's own actions are posted.
@@ -145,7 +145,16 @@ impl Referee {
         let chat = account::resume(&link.homeserver, &link.user).await?;
         chat.check_unencrypted(&link.room).await?;
         let front = Arc::new(front());
-        Ok(Referee { app, chat, link, file, fault: Fault::from_env()?, front, _lock: lock, strangers: Default::default() })
+        Ok(Referee {
+            app,
+            chat,
+            link,
+            file,
+            fault: Fault::from_env()?,
+            front,
+            _lock: lock,
+            strangers: Default::default(),
+        })
     }
 
     /// Aborts the process here when [`FAULT_ENV`] says so.
@@ -292,7 +301,13 @@ impl Referee {
 
     /// Answers a call from a seated player: none when it wrote an event (its post, sent later,
     /// is the answer; the request's `answered` mark was written with it).
-    fn answer(&self, caller: &Caller, call: Call, id: &str, direct: Option<&str>) -> Result<Option<Answer>, MatrixError> {
+    fn answer(
+        &self,
+        caller: &Caller,
+        call: Call,
+        id: &str,
+        direct: Option<&str>,
+    ) -> Result<Option<Answer>, MatrixError> {
         let bridged = || Bridged {
             message: ChatMessage { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() },
             marks: vec![link::mark(ANSWERED, &id)],

@@ -191,4 +191,3 @@ fn lab_seed() -> u64 {
 pub struct HouseRuleName {
     pub name: String,
 }
-

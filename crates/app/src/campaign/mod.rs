@@ -17,12 +17,13 @@ mod other_writers;
 mod talk;
 
 use crate::checked;
-use crate::request::{ActRequest, Dice};
 use crate::pinned::{self, Stored};
 use crate::reload::{self, ReloadError, ReloadReport};
+use crate::request::{ActRequest, Dice};
 use crate::rules::{Rules, RulesError};
 use crate::sandbox::TableId;
 use crate::store::{Row, Store, StoreError, SCHEMA_VERSION, SNAPSHOT_EVERY};
+pub(crate) use append::Append;
 use houserule_core::action::{self, ActError, Staged};
 use houserule_core::dice::{seed_commitment, seed_from_number, Entropy, Forced};
 use houserule_core::event::{self, Event, EventKind, Hash, Header, Item, GENESIS};
@@ -34,7 +35,6 @@ use houserule_core::tx::{DiceSupply, Tx};
 use houserule_core::view::{self, ActionForm, CampaignInfo, LogEntry, RulesetInfo, View};
 use houserule_core::{ErrorCode, ErrorReport, Limits, Role, Visibility};
 use indexmap::IndexMap;
-pub(crate) use append::Append;
 pub use log::{log_page, log_page_text};
 pub use odds::FormOdds;
 use schemars::JsonSchema;
@@ -357,7 +357,9 @@ impl Campaign {
         let staged = Staged { tx, result: Value::Null, log: vec![] };
         let detail = json!({ "from_schema": found, "to_schema": SCHEMA_VERSION });
         let version = SCHEMA_VERSION.to_string();
-        self.commit(Append::new(EventKind::Migrated, None, staged).detail(Some(detail)).meta("schema_version", &version))?;
+        self.commit(
+            Append::new(EventKind::Migrated, None, staged).detail(Some(detail)).meta("schema_version", &version),
+        )?;
         self.store.set_version(SCHEMA_VERSION);
         Ok(())
     }
@@ -477,9 +479,8 @@ impl Campaign {
         }
         let (result, log) = (reply.result, reply.log);
         let staged = Staged { tx, result: result.clone(), log: log.clone() };
-        let append = Append::new(EventKind::Action, Some(role.clone()), staged)
-            .action(action)
-            .bridged(request.bridged.as_ref());
+        let append =
+            Append::new(EventKind::Action, Some(role.clone()), staged).action(action).bridged(request.bridged.as_ref());
         let (header, items) = self.commit(append).map_err(|e| match e {
             CampaignError::Store(StoreError::Behind { .. }) => Attempt::Behind,
             CampaignError::Store(s) => Attempt::Failed(ActError::Storage(s.to_string())),

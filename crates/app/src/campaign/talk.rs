@@ -4,9 +4,9 @@
 //! the action or not at all).
 
 use super::*;
-use houserule_core::event::Body;
 use crate::chat::Bridged;
 use crate::request::PostRequest;
+use houserule_core::event::Body;
 use houserule_core::talk::{Post, TalkError};
 
 fn talk_error(e: TalkError) -> CampaignError {
@@ -99,7 +99,8 @@ impl Campaign {
         tx.post(post, visibility, owner)
             .map_err(|e| CampaignError::BadParam { param: "text".into(), message: e.to_string() })?;
         let staged = Staged { tx, result: Value::Null, log: vec![] };
-        let (header, items) = self.commit(Append::new(EventKind::Post, Some(author.clone()), staged).bridged(bridged))?;
+        let (header, items) =
+            self.commit(Append::new(EventKind::Post, Some(author.clone()), staged).bridged(bridged))?;
         Ok((view::log_entry(&header, &items, &hex::encode(self.head.1), author), readers))
     }
 }

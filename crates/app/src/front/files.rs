@@ -129,8 +129,10 @@ impl App {
     /// Opens a campaign file (all of its checks run first) and plays it, as the desktop's Open
     /// does: whatever served or refereed the campaign before is stopped first.
     pub fn open(&self, path: &Path) -> Result<CampaignInfo, ErrorReport> {
-        open(self, &Caller::new(houserule_core::Role::Gm, &crate::calls::Front::desktop().into()), Open {
-            path: path.to_path_buf(),
-        })
+        open(
+            self,
+            &Caller::new(houserule_core::Role::Gm, &crate::calls::Front::desktop().into()),
+            Open { path: path.to_path_buf() },
+        )
     }
 }

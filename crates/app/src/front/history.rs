@@ -7,13 +7,13 @@
 //! `table` call agree); entries read before are given again only while their stored rows are
 //! byte for byte the rows checked ([`crate::entries`]); a page costs the page, not the log.
 
+use super::Answer;
 use super::App;
 use crate::calls::{Caller, ForumOf, LogPage, ReadTo, TableNow, TableSince};
 use crate::campaign::{log_page_text, CampaignError};
 use crate::entries::Entries;
 use crate::session::Now;
 use crate::store::Store;
-use super::Answer;
 use houserule_core::post::PostFormat;
 use houserule_core::view::LogEntry;
 use houserule_core::{ErrorCode, ErrorReport, Role};

@@ -26,8 +26,8 @@ mod slot;
 
 use crate::calls::{Call, Caller};
 use crate::events::{AppEvent, Hub};
-pub use ports::{OnlineTable, TableServer};
 use houserule_core::{ErrorCode, ErrorReport};
+pub use ports::{OnlineTable, TableServer};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::path::PathBuf;

@@ -15,8 +15,8 @@
 
 use super::App;
 use crate::calls::{Caller, Nothing};
-use crate::chat::MARK_PREFIX;
 use crate::campaign::CampaignError;
+use crate::chat::MARK_PREFIX;
 use crate::events::AppEvent;
 use crate::online::{no_referee, Online, OnlineInvite, OnlineLink};
 use crate::serving::{HostStart, Serving};

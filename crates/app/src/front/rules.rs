@@ -43,10 +43,6 @@ pub(super) fn save_house_rule(app: &App, _: &Caller, p: SaveHouseRule) -> Result
     app.session()?.save_house_rule(&p.name, &p.text).map_err(reload_report)
 }
 
-pub(super) fn remove_house_rule(
-    app: &App,
-    _: &Caller,
-    p: HouseRuleName,
-) -> Result<Option<ReloadReport>, ErrorReport> {
+pub(super) fn remove_house_rule(app: &App, _: &Caller, p: HouseRuleName) -> Result<Option<ReloadReport>, ErrorReport> {
     app.session()?.remove_house_rule(&p.name).map_err(reload_report)
 }

@@ -13,6 +13,7 @@ mod reloading;
 pub use reloading::read_ruleset_dir;
 
 use crate::campaign::{Acted, Campaign, CampaignError};
+pub use crate::events::SessionEvent;
 use crate::events::{AppEvent, Hub};
 use crate::reload::{ReloadError, ReloadReport};
 use crate::request::{ActRequest, PostRequest};
@@ -23,7 +24,6 @@ use houserule_core::plugin::Diagnostic;
 use houserule_core::view::LogEntry;
 use houserule_core::Role;
 pub use now::Now;
-pub use crate::events::SessionEvent;
 use std::ops::{Deref, DerefMut};
 use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -182,16 +182,24 @@ impl Session {
     /// Takes actions back (see [`crate::undo`]), and announces it.
     pub fn undo(&self, actor: &Role, to: Option<u64>) -> Result<LogEntry, CampaignError> {
         let entry = self.changing(|c| c.undo(actor, to))?;
-        self.shared.publish(SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "undo".into(), readers: None },
-        );
+        self.shared.publish(SessionEvent::Committed {
+            seq: entry.seq,
+            actor: actor.clone(),
+            action: "undo".into(),
+            readers: None,
+        });
         Ok(entry)
     }
 
     /// Sets a value by hand, and announces it.
     pub fn correct(&self, actor: &Role, correction: &Correction, reason: &str) -> Result<LogEntry, CampaignError> {
         let entry = self.changing(|c| c.correct(actor, correction, reason))?;
-        self.shared.publish(SessionEvent::Committed { seq: entry.seq, actor: actor.clone(), action: "correct".into(), readers: None },
-        );
+        self.shared.publish(SessionEvent::Committed {
+            seq: entry.seq,
+            actor: actor.clone(),
+            action: "correct".into(),
+            readers: None,
+        });
         Ok(entry)
     }
 
@@ -199,12 +207,11 @@ impl Session {
     pub fn set_typed_dice(&self, actor: &Role, player: &str, allowed: bool) -> Result<LogEntry, CampaignError> {
         let entry = self.changing(|c| c.set_typed_dice(actor, player, allowed))?;
         self.shared.publish(SessionEvent::Committed {
-                seq: entry.seq,
-                actor: actor.clone(),
-                action: "allow_typed_dice".into(),
-                readers: None,
-            },
-        );
+            seq: entry.seq,
+            actor: actor.clone(),
+            action: "allow_typed_dice".into(),
+            readers: None,
+        });
         Ok(entry)
     }
 
@@ -276,7 +283,6 @@ impl Session {
         rx.recv().map_err(|_| ReloadError::Io("the reload task has stopped".into()))?
     }
 }
-
 
 fn announce_reload(shared: &SessionState, result: &Result<Option<ReloadReport>, ReloadError>) {
     match result {

@@ -88,11 +88,7 @@ pub(super) fn reload_folders(shared: &SessionState, paths: &[PathBuf]) -> Result
     let mut attempt = read();
     for _ in 0..3 {
         let result = match &attempt {
-            Ok((ruleset, house)) => shared.change().reload(
-                Some(&Role::Gm),
-                ruleset.clone(),
-                house.clone(),
-            ),
+            Ok((ruleset, house)) => shared.change().reload(Some(&Role::Gm), ruleset.clone(), house.clone()),
             Err(e) => Err(e.clone()),
         };
         if result.is_ok() {
@@ -106,9 +102,7 @@ pub(super) fn reload_folders(shared: &SessionState, paths: &[PathBuf]) -> Result
         attempt = again;
     }
     match attempt {
-        Ok((ruleset, house)) => {
-            shared.change().reload(Some(&Role::Gm), ruleset, house)
-        }
+        Ok((ruleset, house)) => shared.change().reload(Some(&Role::Gm), ruleset, house),
         Err(e) => Err(e),
     }
 }

@@ -4,9 +4,9 @@
 //! make (another key, another campaign, moved to another event) buys nothing; and a page of the
 //! log is exactly that slice of the whole log.
 
-use houserule_app::request::ActRequest;
 use crate::support::{init, params, plugin};
 use houserule_app::checked;
+use houserule_app::request::ActRequest;
 use houserule_app::store::{Store, SNAPSHOT_EVERY};
 use houserule_app::verify::{own_seeds, verify};
 use houserule_app::{Campaign, NewCampaign};

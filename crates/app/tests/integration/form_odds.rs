@@ -3,9 +3,9 @@
 //! the sandbox worker never builds the next action on it — not even when the next event is
 //! one the worker did not stage (a GM's correction).
 
-use houserule_app::request::ActRequest;
 use crate::support::{campaign, params};
 use houserule_app::catalog;
+use houserule_app::request::ActRequest;
 use houserule_app::undo::Correction;
 use houserule_app::Campaign;
 use houserule_core::Role;
@@ -20,7 +20,13 @@ fn fudge_points(c: &Campaign) -> i64 {
 fn asking_the_odds_keeps_nothing_and_is_never_built_on() {
     let mut c = campaign(&catalog::default_catalog().get("fudge-firefight").unwrap().source);
     let ann = Role::Player("ann".into());
-    c.act(&Role::Gm, &ActRequest::new("create_character", &params(json!({"name": "Max Danger", "owner": "ann", "traits": {"Shooting": "Great"}}))))
+    c.act(
+        &Role::Gm,
+        &ActRequest::new(
+            "create_character",
+            &params(json!({"name": "Max Danger", "owner": "ann", "traits": {"Shooting": "Great"}})),
+        ),
+    )
     .unwrap();
     assert_eq!(fudge_points(&c), 3);
     let check =
@@ -43,7 +49,10 @@ fn asking_the_odds_keeps_nothing_and_is_never_built_on() {
 #[test]
 fn odds_refuse_what_the_caller_may_not_do_and_say_nothing_of_an_unfilled_form() {
     let mut c = campaign(&catalog::default_catalog().get("fumbles").unwrap().source);
-    c.act(&Role::Gm, &ActRequest::new("create_character", &params(json!({"name": "Gandolf", "owner": "ann", "traits": ["Magic!"]}))))
+    c.act(
+        &Role::Gm,
+        &ActRequest::new("create_character", &params(json!({"name": "Gandolf", "owner": "ann", "traits": ["Magic!"]}))),
+    )
     .unwrap();
     let bo = Role::Player("bo".into());
     let asked = params(json!({"character": "gandolf", "traits": ["Magic!"]}));

@@ -3,8 +3,8 @@
 //! with their place, only actions that roll offer dice by hand, and a `player` parameter offers
 //! the table's players and refuses a known player's name in other capitals.
 
-use houserule_app::request::ActRequest;
 use crate::support::{campaign, params, plugin};
+use houserule_app::request::ActRequest;
 use houserule_app::Campaign;
 use houserule_core::house::HouseRules;
 use houserule_core::{HouseRule, Role};

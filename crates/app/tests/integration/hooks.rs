@@ -1,7 +1,7 @@
 //! Hooks: before an action, after a roll, at the end of a round.
 
-use houserule_app::request::ActRequest;
 use crate::support::{campaign, params, plugin};
+use houserule_app::request::ActRequest;
 use houserule_core::{ActError, Role};
 use serde_json::json;
 

@@ -1,8 +1,8 @@
 //! Editing rules mid-session: saved files reload, broken edits keep the last good rules, state
 //! survives, and house rules replace single functions.
 
-use houserule_app::request::ActRequest;
 use crate::support::params;
+use houserule_app::request::ActRequest;
 use houserule_app::session::{RuleFolders, Session, SessionEvent};
 use houserule_app::{Campaign, NewCampaign};
 use houserule_core::event::EventKind;
@@ -185,7 +185,13 @@ fn a_house_rule_replaces_one_function_and_the_rest_run_as_written() {
     let r = act(&s, &gm, "boss_ability", json!({"ability": "black_dice", "count": 2}));
     assert_eq!(r["cost"], 2, "every other rule runs as written");
     let err = s
-        .act(&gm, &ActRequest::new("boss_ability", &params(json!({"ability": "afflict", "target": "Gandolf", "trait": "Magic!"}))))
+        .act(
+            &gm,
+            &ActRequest::new(
+                "boss_ability",
+                &params(json!({"ability": "afflict", "target": "Gandolf", "trait": "Magic!"})),
+            ),
+        )
         .unwrap_err();
     assert!(
         err.to_string().contains("AFFLICTION") || err.to_string().contains("already used"),

@@ -3,11 +3,11 @@
 //! nothing (or something else) to call; moments the manifest lists; and what each house-rule
 //! function is said to do, a function nothing calls warned about with the nearest name.
 
-use houserule_app::request::ActRequest;
 use crate::hostile::{intact, refused, says, snapshot};
 use crate::support::{campaign, params, plugin};
 use houserule_app::folders;
 use houserule_app::reload::ReloadError;
+use houserule_app::request::ActRequest;
 use houserule_app::session::diagnostics;
 use houserule_app::{Campaign, NewCampaign};
 use houserule_core::house::HouseRules;
@@ -85,7 +85,9 @@ fn fudge_firefight() -> PluginSource {
 fn menace(c: &mut Campaign) -> Value {
     let p = params(json!({"character": "menace", "knack": "Menace Incarnate", "target": ["goon", "rival"]}));
     let dice = vec![0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0];
-    c.act(&Role::Player("ann".into()), &ActRequest::new("use_knack", &p).with_dice(Some(dice))).expect("Menace Incarnate runs").result
+    c.act(&Role::Player("ann".into()), &ActRequest::new("use_knack", &p).with_dice(Some(dice)))
+        .expect("Menace Incarnate runs")
+        .result
 }
 
 #[test]
@@ -195,7 +197,9 @@ fn original_reaches_only_the_function_it_is_written_in() {
     let built = "fn afflict_cost() { let n = \"orig\" + \"inal\"; call(Fn(n)) }";
     c.reload(Some(&Role::Gm), None, Some(house(&[("built.rhai", built)]))).unwrap();
     let before = snapshot(&c);
-    let r = refused("built_name", || c.act(&Role::Gm, &ActRequest::new("price", &params(json!({})))).map_err(|e| e.report()));
+    let r = refused("built_name", || {
+        c.act(&Role::Gm, &ActRequest::new("price", &params(json!({})))).map_err(|e| e.report())
+    });
     says(&r, &["works only inside that function"], "built_name");
     intact(&c, &before, "built_name");
 }
@@ -217,7 +221,8 @@ fn a_wrap_runs_inside_the_same_sandbox() {
     ] {
         c.reload(Some(&Role::Gm), None, Some(house(&[("x.rhai", text)]))).unwrap();
         let before = snapshot(&c);
-        let r = refused(attack, || c.act(&Role::Gm, &ActRequest::new("price", &params(json!({})))).map_err(|e| e.report()));
+        let r =
+            refused(attack, || c.act(&Role::Gm, &ActRequest::new("price", &params(json!({})))).map_err(|e| e.report()));
         says(&r, words, attack);
         intact(&c, &before, attack);
     }

@@ -1,12 +1,12 @@
 //! The balance lab as the app runs it: the same answer for a seed however its runs are split
 //! into rounds, followed and stopped by the GM while the table plays on, and the GM's alone.
 
-use houserule_app::request::ActRequest;
 use crate::support::{campaign, init, params};
 use houserule_app::calls::{Call, Caller};
 use houserule_app::catalog;
 use houserule_app::front::App;
 use houserule_app::lab::{self, LabProgress, LabState};
+use houserule_app::request::ActRequest;
 use houserule_app::Rules;
 use houserule_core::dice::seed_from_number;
 use houserule_core::{ErrorCode, Role};
@@ -75,7 +75,13 @@ fn the_gm_follows_and_stops_a_lab_while_the_table_plays_on() {
 
     act("create_character", GANDOLF).unwrap();
     act("start_challenge", WAR_BAND).unwrap();
-    crate::support::ask(&app, &crate::support::desktop(Role::Gm), "save_house_rule", json!({"name": "three-up.rhai", "text": "fn success_face() { original() - 1 }"})).unwrap();
+    crate::support::ask(
+        &app,
+        &crate::support::desktop(Role::Gm),
+        "save_house_rule",
+        json!({"name": "three-up.rhai", "text": "fn success_face() { original() - 1 }"}),
+    )
+    .unwrap();
     let player = crate::support::browser(Role::Player("ann".into()));
     let refused = app.ask::<Value>(&player, Call::read("lab_start", json!({})).unwrap()).unwrap_err();
     assert_eq!(refused.code, ErrorCode::Forbidden, "the lab is the GM's");

@@ -157,8 +157,7 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
     let events = app.subscribe();
     crate::support::create_in(&app, &file, &r.id, "leak hunt");
     let gm = crate::support::browser(Role::Gm);
-    let players: Vec<Caller> =
-        PLAYERS.iter().map(|p| crate::support::browser(Role::Player(p.to_string()))).collect();
+    let players: Vec<Caller> = PLAYERS.iter().map(|p| crate::support::browser(Role::Player(p.to_string()))).collect();
     let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut received: Vec<Received> = players.iter().map(|_| Received(vec![])).collect();
     for _ in 0..steps {
@@ -181,7 +180,8 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
             json!({"text": format!("I say zq{:06x} to {to}", dice.below(1 << 24)), "to": to})
         });
         let forms: Vec<ActionForm> =
-            serde_json::from_value(app.ask::<Value>(caller, Call::read("actions", json!({})).unwrap()).unwrap()).unwrap();
+            serde_json::from_value(app.ask::<Value>(caller, Call::read("actions", json!({})).unwrap()).unwrap())
+                .unwrap();
         let picked = random_action(&forms, &mut dice);
         if let (Some(post), true) = (&post, picked.is_none() || dice.below(2) == 0) {
             let answer = app.ask::<Value>(caller, Call::read("say", post.clone()).unwrap());

@@ -1,8 +1,8 @@
 //! What the sandbox lets rules do — import their own files, print to the action's log, fail with
 //! their place — and what the operating system stops a worker from doing.
 
-use houserule_app::request::ActRequest;
 use crate::support::{campaign, init, params, plugin};
+use houserule_app::request::ActRequest;
 use houserule_app::Rules;
 use houserule_core::{ActError, Limits, Role};
 use serde_json::json;

@@ -1,8 +1,8 @@
 //! Posts: an edit by its author while the table has not moved on, kept beside the original.
 
-use houserule_app::request::ActRequest;
 use crate::support::campaign;
 use houserule_app::catalog;
+use houserule_app::request::ActRequest;
 use houserule_app::request::PostRequest;
 use houserule_core::talk::PostDraft;
 use houserule_core::Role;
@@ -19,7 +19,11 @@ fn a_post_is_edited_by_its_author_until_the_next_action() {
     let body = serde_json::to_value(&edit.items[0]).unwrap();
     assert_eq!(body["post"]["edits"], first.seq, "the edit says what it replaces");
     assert!(c.log(&Role::Gm, 1).unwrap().iter().any(|e| e.seq == first.seq), "the original stays in the log");
-    c.act(&Role::Gm, &ActRequest::new("roll", &serde_json::from_str(r#"{"expr": "1d6"}"#).unwrap()).with_dice(Some(vec![3]))).unwrap();
+    c.act(
+        &Role::Gm,
+        &ActRequest::new("roll", &serde_json::from_str(r#"{"expr": "1d6"}"#).unwrap()).with_dice(Some(vec![3])),
+    )
+    .unwrap();
     let e = c.edit_post(&ann, edit.seq, "Too late").unwrap_err();
     assert!(e.to_string().contains("moved on"), "{e}");
 }

@@ -1,9 +1,9 @@
 //! A campaign file that was edited outside Houserule is caught: by `verify`, check by check,
 //! and when it is opened.
 
-use houserule_app::request::ActRequest;
 use crate::support::{params, plugin};
 use houserule_app::calls::{Call, Caller};
+use houserule_app::request::ActRequest;
 use houserule_app::store::Store;
 use houserule_app::verify::{own_seeds, verify};
 use houserule_app::{Campaign, NewCampaign};
@@ -201,7 +201,8 @@ fn a_remembered_page_is_the_page_read_afresh() {
     let afresh = |role: &Role| -> serde_json::Value {
         let store = Store::open(&path).unwrap();
         let voided = app.now().unwrap().voided.clone();
-        serde_json::to_value(houserule_app::campaign::log_page(&store, &voided, role, 1, u64::MAX, 50).unwrap()).unwrap()
+        serde_json::to_value(houserule_app::campaign::log_page(&store, &voided, role, 1, u64::MAX, 50).unwrap())
+            .unwrap()
     };
     for _ in 0..2 {
         assert_eq!(page(&gm, "log"), afresh(&Role::Gm));
@@ -231,14 +232,16 @@ fn an_action_from_a_message_must_roll_with_the_messages_entropy() {
     let origin = ChatMessage { via: "matrix".into(), room: "!table:hs".into(), event: "$ann-rolls".into() };
     let mut c = Campaign::open(&path).unwrap();
     let from = |message: ChatMessage| Bridged { message, marks: vec![] };
-    let honest = c.act(&Role::Gm, &ActRequest::new("strike", &params(json!({}))).bridged(from(origin.clone()))).unwrap();
+    let honest =
+        c.act(&Role::Gm, &ActRequest::new("strike", &params(json!({}))).bridged(from(origin.clone()))).unwrap();
     assert_eq!(honest.event.detail.as_ref().unwrap()["origin"]["event"], "$ann-rolls");
     let store = Store::open(&path).unwrap();
     assert!(verify(&store, &own_seeds(&store)).ok, "the message's entropy verifies");
     drop(store);
     // The referee picks its own entropy for the next message's action.
     let forged = ChatMessage { event: "$bo-rolls".into(), ..origin };
-    let picked = ActRequest::new("strike", &params(json!({}))).bridged(from(forged)).with_entropy(Some(Entropy([7; 32])));
+    let picked =
+        ActRequest::new("strike", &params(json!({}))).bridged(from(forged)).with_entropy(Some(Entropy([7; 32])));
     let acted = c.act(&Role::Gm, &picked).unwrap();
     drop(c);
     assert_eq!(failed_check(&path), ("dice".to_string(), Some(acted.event.seq)));

@@ -1,7 +1,7 @@
 //! Actions are transactions: all of an action's changes are committed, or none are.
 
-use houserule_app::request::ActRequest;
 use crate::support::{campaign, campaign_file, params, plugin};
+use houserule_app::request::ActRequest;
 use houserule_app::Campaign;
 use houserule_core::{ActError, Role};
 use serde_json::json;
@@ -61,8 +61,9 @@ fn a_committed_action_survives_reopening() {
     let source = plugin("", "");
     let mut c = campaign_file(&source, &path);
     c.act(&Role::Gm, &ActRequest::new("make", &params(json!({"name": "Frody", "owner": "bo"})))).unwrap();
-    let out =
-        c.act(&Role::Player("bo".into()), &ActRequest::new("gain", &params(json!({"character": "Frody", "n": 4})))).unwrap();
+    let out = c
+        .act(&Role::Player("bo".into()), &ActRequest::new("gain", &params(json!({"character": "Frody", "n": 4}))))
+        .unwrap();
     assert_eq!(out.result, json!(4));
     let view = serde_json::to_value(c.view(&Role::Gm)).unwrap();
     drop(c);

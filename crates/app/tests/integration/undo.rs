@@ -3,10 +3,10 @@
 //! table as it was then — while the dice counter never goes back, the undone events stay in the
 //! log voided, and the file verifies. Corrections set one value through the engine's checks.
 
-use houserule_app::request::ActRequest;
 use crate::random_play::{entropy, random_action, Dice, PLAYERS};
 use crate::support::init;
 use houserule_app::catalog;
+use houserule_app::request::ActRequest;
 use houserule_app::undo::Correction;
 use houserule_app::{Campaign, NewCampaign};
 use houserule_core::dice::Entropy;

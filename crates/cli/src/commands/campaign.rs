@@ -1,9 +1,9 @@
 //! Campaign commands: rulesets, new, actions, act, view, log, verify.
 
-use houserule_app::request::ActRequest;
 use super::{key_values, role, Outcome};
 use crate::output::{self, Created, Failure};
 use crate::rulesets;
+use houserule_app::request::ActRequest;
 use houserule_app::store::Store;
 use houserule_app::verify as verification;
 use houserule_app::{Campaign, CampaignError, NewCampaign};
@@ -91,7 +91,8 @@ pub fn act(json: bool, file: &Path, action: &str, who: &str, params: &[String], 
         None => None,
     };
     // The OS's fresh entropy goes into every roll, so holding the seed is not knowing the dice.
-    let out = c.act(&role(who)?, &ActRequest::new(action, &raw).with_dice(forced).with_entropy(Some(Entropy::fresh())))?;
+    let out =
+        c.act(&role(who)?, &ActRequest::new(action, &raw).with_dice(forced).with_entropy(Some(Entropy::fresh())))?;
     if json {
         output::json(&out);
     } else {

@@ -1,9 +1,9 @@
 //! Attacks that come as campaign files and shared copies: rules swapped under a verified log,
 //! stored names that would write outside a folder, and rows no reader should trust.
 
-use houserule_app::request::ActRequest;
 use super::{memory_stayed_bounded, refused, says};
 use crate::support::{init, params, plugin};
+use houserule_app::request::ActRequest;
 use houserule_app::share::{share, SharedCopy};
 use houserule_app::store::Store;
 use houserule_app::verify::{own_seeds, verify};

@@ -1,11 +1,11 @@
 //! Attacks that come as house rules: layered over a good ruleset, saved from the editor,
 //! imported from a folder, or carried by a shared campaign.
 
-use houserule_app::request::ActRequest;
 use super::{intact, memory_stayed_bounded, refused, says, snapshot};
 use crate::support::{campaign, params, plugin};
 use houserule_app::folders;
 use houserule_app::reload::ReloadError;
+use houserule_app::request::ActRequest;
 use houserule_app::session::{diagnostics, Session};
 use houserule_core::house::HouseRules;
 use houserule_core::{ErrorCode, ErrorReport, HouseRule, Limits, Role};
@@ -67,7 +67,8 @@ fn a_house_rule_that_replaces_an_action_with_a_bomb_is_refused_when_it_runs() {
     c.reload(Some(&Role::Gm), None, Some(scripts(&[("bomb.rhai", bomb)]))).unwrap();
     let before = snapshot(&c);
     let r = refused("house_rule_memory_bomb", || {
-        c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 1})))).map_err(|e| e.report())
+        c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 1}))))
+            .map_err(|e| e.report())
     });
     says(&r, &["memory", "grew past"], "house_rule_memory_bomb");
     intact(&c, &before, "house_rule_memory_bomb");
@@ -75,7 +76,8 @@ fn a_house_rule_that_replaces_an_action_with_a_bomb_is_refused_when_it_runs() {
     c.reload(Some(&Role::Gm), None, Some(scripts(&[("nested.rhai", nested)]))).unwrap();
     let before = snapshot(&c);
     let r = refused("house_rule_nested_value", || {
-        c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 1})))).map_err(|e| e.report())
+        c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 1}))))
+            .map_err(|e| e.report())
     });
     says(&r, &["nested"], "house_rule_nested_value");
     assert_eq!(r.script.as_ref().map(|s| s.file.as_str()), Some("nested.rhai"), "the house rule's own file is named");

@@ -1,9 +1,9 @@
 //! Attacks a rule script makes while it runs: endless work, memory bombs, values too deep or too
 //! large for the table, floods of narration and changes, and attempts to reach past the handle.
 
-use houserule_app::request::ActRequest;
 use super::{intact, memory_stayed_bounded, refused, says, snapshot};
 use crate::support::{campaign, params, plugin};
+use houserule_app::request::ActRequest;
 use houserule_core::{ErrorCode, Role};
 use serde_json::json;
 
@@ -92,7 +92,8 @@ fn every_runtime_attack_is_refused_fast_and_changes_nothing() {
     c.act(&Role::Gm, &ActRequest::new("gain", &params(json!({"character": "gandolf", "n": 2})))).unwrap();
     let before = snapshot(&c);
     for (name, _, words, codes) in ATTACKS {
-        let report = refused(name, || c.act(&Role::Gm, &ActRequest::new(name, &params(json!({})))).map_err(|e| e.report()));
+        let report =
+            refused(name, || c.act(&Role::Gm, &ActRequest::new(name, &params(json!({})))).map_err(|e| e.report()));
         says(&report, words, name);
         assert!(
             codes.contains(&report.code),
