@@ -4,11 +4,11 @@
 // beside the form.
 
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { toReport } from "../transport";
+import { useAction } from "../calls";
 import type { Store } from "../store";
 import { mayTypeDice } from "../store";
 import { CorrectionForm } from "./correct";
-import type { ActionForm, Acted, Chance, ErrorReport, FormOdds, LogItem, PostDraft, View } from "../contract";
+import type { ActionForm, Acted, Chance, FormOdds, LogItem, PostDraft, View } from "../contract";
 import { names } from "../talk";
 import { show } from "../format";
 import { ErrorBox } from "../ui/errors";
@@ -159,8 +159,8 @@ export function ActionFormView({
     values = Object.fromEntries(action.params.map((p) => [p.name, onlyNarrated(p, values[p.name] ?? initial(p), text)]));
   }
   const [dice, setDice] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const act = useAction(store);
+  const { busy, error } = act;
   const [done, setDone] = useState<Acted | null>(null);
   const [touched, setTouched] = useState(false);
   /** The required parameters found empty at the last submit (until each is filled in). */
@@ -184,10 +184,10 @@ export function ActionFormView({
 
   async function submit(e: Event) {
     e.preventDefault();
-    setError(null);
+    act.fail(null);
     setDone(null);
     if (post && !post.text.trim()) {
-      setError({ code: "bad_param", param: "post", message: "Write the post first: it goes into the log with the action." });
+      act.fail({ code: "bad_param", param: "post", message: "Write the post first: it goes into the log with the action." });
       return;
     }
     // Required fields are checked here, by the labels the form shows; the engine checks the rest.
@@ -203,8 +203,7 @@ export function ActionFormView({
       return;
     }
     const params = sent();
-    setBusy(true);
-    try {
+    await act.run(async () => {
       const outcome = await store.act(action.name, params, dice.trim() || null, post ?? null);
       setDone(outcome);
       onActed?.(outcome);
@@ -217,11 +216,7 @@ export function ActionFormView({
         setValues(next);
       }
       setDice("");
-    } catch (err) {
-      setError(toReport(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const ctx: Ctx = { view, siblings: values, narration: post ? post.text : undefined };

@@ -3,9 +3,9 @@
 // like any change (a pool's floor and cap, a known entity) and logs the reason beside it.
 
 import { useState } from "preact/hooks";
+import { useAction } from "../calls";
 import type { Store } from "../store";
-import type { ErrorReport, View } from "../contract";
-import { toReport } from "../transport";
+import type { View } from "../contract";
 import { humanize } from "../format";
 import { ErrorBox } from "../ui/errors";
 
@@ -29,8 +29,7 @@ export function CorrectionForm({ store, view }: { store: Store; view: View }) {
   const [value, setValue] = useState("");
   const [remove, setRemove] = useState(false);
   const [reason, setReason] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const act = useAction(store);
   const [done, setDone] = useState<string | null>(null);
   const e = view.entities[entity];
   const names =
@@ -38,7 +37,6 @@ export function CorrectionForm({ store, view }: { store: Store; view: View }) {
 
   async function submit(ev: Event) {
     ev.preventDefault();
-    setError(null);
     setDone(null);
     let correction: Parameters<Store["correct"]>[0];
     if (what === "field") correction = { what: "field", entity, field: name.trim(), ...(value.trim() ? { value: typed(value) } : {}) };
@@ -49,17 +47,12 @@ export function CorrectionForm({ store, view }: { store: Store; view: View }) {
       const rating = value.trim() === "" ? null : Number.parseInt(value, 10);
       correction = { what: "trait", entity, name: name.trim(), remove, ...(rating !== null && !Number.isNaN(rating) ? { rating } : {}) };
     }
-    setBusy(true);
-    try {
+    await act.run(async () => {
       await store.correct(correction, reason);
       setDone(`Corrected ${humanize(name)}.`);
       setValue("");
       setReason("");
-    } catch (err) {
-      setError(toReport(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -111,7 +104,7 @@ export function CorrectionForm({ store, view }: { store: Store; view: View }) {
           <label for="fix-reason" class="field-label">Reason</label>
           <input id="fix-reason" value={reason} maxLength={500} required onInput={(ev) => setReason(ev.currentTarget.value)} />
         </div>
-        <button type="submit" class="primary" disabled={busy || !name.trim() || !reason.trim()}>
+        <button type="submit" class="primary" disabled={act.busy || !name.trim() || !reason.trim()}>
           Correct
         </button>
         {done && (
@@ -119,7 +112,7 @@ export function CorrectionForm({ store, view }: { store: Store; view: View }) {
             {done}
           </p>
         )}
-        {error && <ErrorBox error={error} />}
+        {act.error && <ErrorBox error={act.error} />}
       </form>
     </details>
   );

@@ -13,8 +13,8 @@
 
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
-import type { ErrorReport, Post, Role } from "../contract";
-import { toReport } from "../transport";
+import type { Post, Role } from "../contract";
+import { useAction } from "../calls";
 import { ErrorBox } from "../ui/errors";
 import type { Change, LogEntry, LogItem, Manifest, View } from "../contract";
 import { fieldLabel, humanize, kindLabel, plural, roleName, show, time } from "../format";
@@ -151,7 +151,7 @@ export function LogPanel({
   /** The post box, above the entries. */
   children?: ComponentChildren;
 }) {
-  const [loading, setLoading] = useState(false);
+  const older = useAction(store);
   const [filter, setFilter] = useState<Filter>("all");
   const [query, setQuery] = useState("");
   const [jumped, setJumped] = useState(0);
@@ -289,20 +289,8 @@ export function LogPanel({
         })}
       </ol>
       {hasOlder && (
-        <button
-          type="button"
-          class="older"
-          disabled={loading}
-          onClick={async () => {
-            setLoading(true);
-            try {
-              await onOlder();
-            } finally {
-              setLoading(false);
-            }
-          }}
-        >
-          {loading ? (
+        <button type="button" class="older" disabled={older.busy} onClick={() => void older.run(onOlder)}>
+          {older.busy ? (
             <>
               <span class="spinner" /> Loading…
             </>
@@ -311,6 +299,7 @@ export function LogPanel({
           )}
         </button>
       )}
+      {older.error && <ErrorBox error={older.error} />}
       {!hasOlder && log.length > 0 && !narrowed && <p class="muted small log-start">The start of the campaign.</p>}
     </div>
   );
@@ -337,10 +326,9 @@ function entryTitle(entry: LogEntry, labels: Record<string, string>, manifest: M
   }
 }
 
-function UndoButton({ entry, onUndo }: { entry: LogEntry; onUndo: () => Promise<void> }) {
+function UndoButton({ store, entry, onUndo }: { store: Store; entry: LogEntry; onUndo: () => Promise<void> }) {
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const act = useAction(store);
   if (!asking)
     return (
       <button type="button" class="small undo" onClick={() => setAsking(true)}>
@@ -353,26 +341,20 @@ function UndoButton({ entry, onUndo }: { entry: LogEntry; onUndo: () => Promise<
       <button
         type="button"
         class="small danger"
-        disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
-          try {
+        disabled={act.busy}
+        onClick={() =>
+          void act.run(async () => {
             await onUndo();
             setAsking(false);
-          } catch (e) {
-            setError(toReport(e));
-          } finally {
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         Yes, undo it
       </button>
-      <button type="button" class="small" disabled={busy} onClick={() => setAsking(false)}>
+      <button type="button" class="small" disabled={act.busy} onClick={() => setAsking(false)}>
         Keep it
       </button>
-      {error && <ErrorBox error={error} />}
+      {act.error && <ErrorBox error={act.error} />}
     </span>
   );
 }
@@ -392,10 +374,9 @@ async function toClipboard(text: string): Promise<boolean> {
  * When the browser refuses the clipboard, the text is shown selected, ready to copy by hand. */
 function CopyForum({ store, seq }: { store: Store; seq: number }) {
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const act = useAction(store);
   const [note, setNote] = useState<string | null>(null);
   const [manual, setManual] = useState<{ text: string; format: string } | null>(null);
-  const [error, setError] = useState<ErrorReport | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
   const id = `forum-${seq}`;
 
@@ -407,12 +388,10 @@ function CopyForum({ store, seq }: { store: Store; seq: number }) {
   }, [manual]);
 
   async function copy(format: "markdown" | "bbcode") {
-    setBusy(true);
-    setError(null);
     setNote(null);
     setManual(null);
     const name = format === "markdown" ? "Markdown" : "BBCode";
-    try {
+    await act.run(async () => {
       const text = await store.forumPost(seq, format);
       if (await toClipboard(text)) {
         setNote(`Copied as ${name}: paste it into the forum.`);
@@ -420,11 +399,7 @@ function CopyForum({ store, seq }: { store: Store; seq: number }) {
       } else {
         setManual({ text, format: name });
       }
-    } catch (e) {
-      setError(toReport(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -434,10 +409,10 @@ function CopyForum({ store, seq }: { store: Store; seq: number }) {
       </button>
       {open && (
         <span id={id} class="forum-formats" role="group" aria-label={`Forum post of #${seq}`}>
-          <button type="button" class="small" disabled={busy} onClick={() => void copy("markdown")}>
+          <button type="button" class="small" disabled={act.busy} onClick={() => void copy("markdown")}>
             Markdown
           </button>
-          <button type="button" class="small" disabled={busy} onClick={() => void copy("bbcode")}>
+          <button type="button" class="small" disabled={act.busy} onClick={() => void copy("bbcode")}>
             BBCode
           </button>
         </span>
@@ -456,7 +431,7 @@ function CopyForum({ store, seq }: { store: Store; seq: number }) {
           </button>
         </div>
       )}
-      {error && <ErrorBox error={error} />}
+      {act.error && <ErrorBox error={act.error} />}
     </div>
   );
 }
@@ -464,26 +439,19 @@ function CopyForum({ store, seq }: { store: Store; seq: number }) {
 /** Edits one's own post in place: the new wording is a new entry; the original stays. */
 function EditPost({ store, seq, text, onClose }: { store: Store; seq: number; text: string; onClose: () => void }) {
   const [draft, setDraft] = useState(text);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const act = useAction(store);
   const id = `edit-${seq}`;
   return (
     <form
       class="post-edit"
       aria-label={`Edit post #${seq}`}
       noValidate
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
-        setBusy(true);
-        setError(null);
-        try {
+        void act.run(async () => {
           await store.editPost(seq, draft);
           onClose();
-        } catch (err) {
-          setError(toReport(err));
-        } finally {
-          setBusy(false);
-        }
+        });
       }}
     >
       <label for={id} class="visually-hidden">
@@ -491,14 +459,14 @@ function EditPost({ store, seq, text, onClose }: { store: Store; seq: number; te
       </label>
       <textarea id={id} rows={4} value={draft} maxLength={8000} onInput={(e) => setDraft(e.currentTarget.value)} ref={(el) => el?.focus()} />
       <div class="form-actions">
-        <button type="submit" class="small primary" disabled={busy || !draft.trim() || draft === text}>
+        <button type="submit" class="small primary" disabled={act.busy || !draft.trim() || draft === text}>
           Save the edit
         </button>
-        <button type="button" class="small" disabled={busy} onClick={onClose}>
+        <button type="button" class="small" disabled={act.busy} onClick={onClose}>
           Cancel
         </button>
       </div>
-      {error && <ErrorBox error={error} />}
+      {act.error && <ErrorBox error={act.error} />}
     </form>
   );
 }
@@ -654,7 +622,7 @@ function LogEntryView({
             </button>
           )}
           {(post || entry.kind === "action") && <CopyForum store={store} seq={now.seq} />}
-          {onUndo && <UndoButton entry={entry} onUndo={onUndo} />}
+          {onUndo && <UndoButton store={store} entry={entry} onUndo={onUndo} />}
         </footer>
       )}
     </li>

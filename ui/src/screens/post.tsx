@@ -3,10 +3,10 @@
 // player). A post can carry an action: its form sits under the text and one button posts and
 // acts together, so the roll lands in the log inside the post.
 
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useMemo, useRef, useState } from "preact/hooks";
+import { useAction, useCall } from "../calls";
 import type { Store } from "../store";
-import { toReport } from "../transport";
-import type { ActionForm, ErrorReport, View } from "../contract";
+import type { ActionForm, View } from "../contract";
 import { playerNames } from "../format";
 import { characterKinds, speakers } from "../talk";
 import { ErrorBox } from "../ui/errors";
@@ -29,25 +29,15 @@ export function PostBox({ store, view, actions, active }: { store: Store; view: 
   const [speaker, setSpeaker] = useState<string | null>(null);
   const [to, setTo] = useState("everyone");
   const [attach, setAttach] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const act = useAction(store);
+  const error = act.error;
   const [posted, setPosted] = useState<string | null>(null);
-  const [invited, setInvited] = useState<string[]>([]);
   const area = useRef<HTMLTextAreaElement>(null);
   const box = useRef<HTMLDivElement>(null);
 
   // The GM whispers to the players with a join link, and to those who own something.
-  useEffect(() => {
-    if (!gm || !active || store.state.role !== "gm") return;
-    let live = true;
-    store.call("invites", {}).then(
-      (list) => live && setInvited(list.map((i) => i.player)),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [store, gm, active]);
+  const invites = useCall(store, "invites", gm && active && store.state.role === "gm" ? {} : null);
+  const invited = (invites.value ?? []).map((i) => i.player);
 
   const mine = speakers(view, actingAs);
   const kinds = characterKinds(view);
@@ -73,7 +63,7 @@ export function PostBox({ store, view, actions, active }: { store: Store; view: 
 
   function afterPost(what: string) {
     setText("");
-    setError(null);
+    act.fail(null);
     setPosted(what);
     setAttach("");
     area.current?.focus();
@@ -81,22 +71,17 @@ export function PostBox({ store, view, actions, active }: { store: Store; view: 
 
   async function say(e: Event) {
     e.preventDefault();
-    setError(null);
+    act.fail(null);
     setPosted(null);
     if (!text.trim()) {
-      setError({ code: "bad_param", param: "text", message: "Write something first." });
+      act.fail({ code: "bad_param", param: "text", message: "Write something first." });
       area.current?.focus();
       return;
     }
-    setBusy(true);
-    try {
+    await act.run(async () => {
       await store.say(draft);
       afterPost(audience === "everyone" ? "Posted." : audience === "gm" ? (gm ? "Noted (only you see it)." : "Sent to the GM.") : `Whispered to ${audience.slice("player:".length)}.`);
-    } catch (err) {
-      setError(toReport(err));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   const speakerName = (id: string) => view.entities[id]?.name ?? id;
@@ -226,8 +211,8 @@ export function PostBox({ store, view, actions, active }: { store: Store; view: 
       ) : (
         <form class="post-send" onSubmit={say} noValidate>
           <div class="form-actions">
-            <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
-              {busy ? (
+            <button type="submit" class="primary" disabled={act.busy} aria-busy={act.busy}>
+              {act.busy ? (
                 <>
                   <span class="spinner" /> Sending…
                 </>
