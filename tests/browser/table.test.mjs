@@ -4,7 +4,9 @@
 // 2. a player joins in a second browser with the join link the GM made for her (copy link /
 //    QR code), is remembered by her browser, sees all of it live and none of the GM-only
 //    values, cannot act as another player by any message, cannot be reached from a page of
-//    another origin, and may type in her own dice only once the GM allows it;
+//    another origin, and may type in her own dice only once the GM allows it; the GM's list of
+//    who is connected shows her as she comes, pushed by the server and never asked for again,
+//    and her page is told nothing of hosting;
 // 3. a house rule with a syntax error shows its file, line and column in the editor while
 //    the table keeps working; then the rule is fixed and removed;
 // 4. the GM undoes a roll: both browsers show it voided, the file verifies, and the next roll
@@ -17,7 +19,19 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { houseruleBin, inviteLink, launchBrowser, openPage, screenshot, startServer, until, openAction, submit, pickPlayer, writeHouseRule } from "./support.mjs";
+import {
+  houseruleBin,
+  inviteLink,
+  launchBrowser,
+  openRecordedPage,
+  screenshot,
+  startServer,
+  until,
+  openAction,
+  submit,
+  pickPlayer,
+  writeHouseRule,
+} from "./support.mjs";
 
 const CAPSTONE_NOTE = "The chieftain arrives";
 
@@ -37,11 +51,23 @@ async function meterValue(page, entityName, label) {
   return meter(page, entityName, label).getAttribute("aria-valuenow");
 }
 
+/** How many calls of `method` a page sent over its WebSocket. */
+function calls(frames, method) {
+  return frames.sent.filter((f) => JSON.parse(f).method === method).length;
+}
+
+/** How many events of `type` a page was pushed over its WebSocket. */
+function events(frames, type) {
+  return frames.received.filter((f) => JSON.parse(f).event?.type === type).length;
+}
+
 describe("the table in two browsers", { timeout: 240_000 }, () => {
   let server;
   let browser;
   let gm;
+  let gmFrames;
   let ann;
+  let annFrames;
   const errors = [];
 
   before(async () => {
@@ -55,7 +81,7 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
   });
 
   it("the GM creates a Fumbles campaign, adds characters and a challenge, plays a turn and sees the CR drop and the dice", async () => {
-    ({ page: gm } = await openPage(browser, server.url, errors));
+    ({ page: gm, frames: gmFrames } = await openRecordedPage(browser, server.url, errors));
 
     await gm.getByLabel("GM secret").fill(server.secret);
     await gm.getByRole("button", { name: "Join as GM" }).click();
@@ -125,8 +151,23 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     // The player joins now, in a second browser, with the link the GM made for her.
     const link = await inviteLink(gm, "ann", "invite");
     assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/#join=[0-9a-f]{40}$/, `a link to this table with a 160-bit token: ${link}`);
-    ({ page: ann } = await openPage(browser, link, errors));
+    // The GM watches who is connected as she joins: the server pushes the list, nobody asks again.
+    await gm.getByRole("tab", { name: "Players" }).click();
+    const connected = gm.getByRole("table", { name: "Connected now" });
+    await connected.getByRole("rowheader", { name: "GM", exact: true }).waitFor();
+    await gm.evaluate(() => {
+      window.__sameDocument = true;
+    });
+    const toldBefore = events(gmFrames, "hosting");
+    ({ page: ann, frames: annFrames } = await openRecordedPage(browser, link, errors));
     await ann.getByRole("article", { name: "Gandolf" }).waitFor();
+    await connected.getByRole("rowheader", { name: "ann", exact: true }).waitFor();
+    // Longer than the 2 s the screen used to ask again in: at most the one ask a first look needs.
+    await gm.waitForTimeout(2500);
+    assert.ok(calls(gmFrames, "hosting") <= 1, `the GM's page asked for the hosting status at most once (${calls(gmFrames, "hosting")} times)`);
+    assert.equal(await gm.evaluate(() => window.__sameDocument), true, "the GM's page was never reloaded");
+    assert.ok(events(gmFrames, "hosting") > toldBefore, "the GM's page was told that ann came");
+    await gm.getByRole("tab", { name: "Table" }).click();
     assert.equal(new URL(ann.url()).hash, "", "the token is taken off the address bar");
     // Her browser remembers the link: the table's plain address joins her again.
     await ann.goto(server.url);
@@ -190,6 +231,8 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     // Live: the roll arrived without a reload.
     await until("ann sees the CR drop to 5", async () => (await meterValue(ann, "Goblins", "CR")) === "5");
     assert.equal(await ann.evaluate(() => window.__sameDocument), true, "the player's page was never reloaded");
+    assert.equal(calls(annFrames, "hosting") + calls(annFrames, "online"), 0, "a player's page never asks for the GM's statuses");
+    assert.equal(events(annFrames, "hosting") + events(annFrames, "online"), 0, "nor is it told of them");
     const annLog = ann.getByRole("list", { name: "Log" });
     await annLog.getByRole("list", { name: "Attack dice: 6, 6, 5" }).waitFor();
 

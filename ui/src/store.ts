@@ -1,6 +1,12 @@
 // The session as the UI holds it: who we are, the campaign, and what the engine last showed
 // this viewer (view, action forms, log). Screens read it and call its methods; it refetches when
 // the engine says something happened, coalescing bursts of events into one refetch.
+//
+// The GM's statuses (the table served to browsers, the campaign's Matrix referee) are asked once,
+// when a screen first needs one (`useStatus`), and then kept by the engine's `hosting` and
+// `online` events, which it publishes whenever they change: no screen asks again and again. An
+// answer is kept only if no event about it came while it was on its way (the event is as new),
+// and both are asked again when a lost link comes back (events may have been missed meanwhile).
 
 import { useEffect, useState } from "preact/hooks";
 import { CallError, createTransport, toReport, type LinkState, type Transport } from "./transport";
@@ -20,6 +26,8 @@ import type {
   View,
   FormOdds,
   PostDraft,
+  Online,
+  Serving,
 } from "./contract";
 
 const LOG_PAGE = 100;
@@ -52,7 +60,16 @@ export interface State {
   /** The "new since you last looked" mark: entries after this event are new to this person
    * (null: nothing to set apart, as on a first visit). */
   unreadAfter: number | null;
+  /** The table served to browsers (the GM's; null: not served). Undefined until a screen needs it. */
+  serving: Serving | null | undefined;
+  /** The campaign's room and referee online (the GM's; null: not linked). Undefined until needed. */
+  online: Online | null | undefined;
 }
+
+/** A status the engine pushes to the GM as it changes. */
+export type Status = "serving" | "online";
+/** What a status is once known. */
+export type StatusValue<S extends Status> = Exclude<State[S], undefined>;
 
 type Listener = (s: State) => void;
 
@@ -68,6 +85,11 @@ export class Store {
   /** How far this person has been seen reading the log (what `mark_read` was last told). */
   private readTo = 0;
   private readTimer: ReturnType<typeof setTimeout> | null = null;
+  /** How many events told of each status: an answer that comes after one of them is dropped. */
+  private heard: Record<Status, number> = { serving: 0, online: 0 };
+  private asking: Record<Status, boolean> = { serving: false, online: false };
+  /** The statuses a screen has needed (asked again when the link comes back). */
+  private wanted = new Set<Status>();
 
   constructor(transport: Transport = createTransport()) {
     this.transport = transport;
@@ -90,12 +112,16 @@ export class Store {
       lastReload: null,
       revision: 0,
       unreadAfter: null,
+      serving: undefined,
+      online: undefined,
     };
     transport.onEvent((e) => this.onEvent(e));
     transport.onLink((link) => {
       const was = this.state.link;
       this.set({ link });
-      if (link === "open" && (was === "lost" || was === "stopped") && this.state.role && this.state.campaign) void this.refresh("full");
+      const back = link === "open" && (was === "lost" || was === "stopped");
+      if (back && this.state.role && this.state.campaign) void this.refresh("full");
+      if (back) this.askAgain();
     });
   }
 
@@ -357,7 +383,51 @@ export class Store {
     this.set({ reloadProblems: null });
   }
 
+  /** A screen shows `status`: asked now unless it is known or being asked; events keep it. */
+  need(status: Status): void {
+    this.wanted.add(status);
+    if (this.state[status] !== undefined || this.asking[status]) return;
+    void this.ask(status);
+  }
+
+  /** Makes a call that changes `status` and answers it as it is now (`host_start`, `online_link`
+   * …), and keeps that answer unless an event told of the status while it was on its way.
+   * Rejects as the call does. */
+  async changeStatus<S extends Status>(status: S, call: () => Promise<StatusValue<S>>): Promise<StatusValue<S>> {
+    const heard = this.heard[status];
+    const value = await call();
+    if (this.heard[status] === heard) this.setStatus(status, value);
+    return value;
+  }
+
+  private async ask(status: Status): Promise<void> {
+    this.asking[status] = true;
+    try {
+      await this.changeStatus(status, () => (status === "serving" ? this.call("hosting", {}) : this.call("online", {})));
+    } catch {
+      // Not worth an error box: the next screen that needs it, or the link coming back, asks again.
+    } finally {
+      this.asking[status] = false;
+    }
+  }
+
+  /** After the link came back: the statuses screens needed are asked again. */
+  private askAgain() {
+    for (const status of this.wanted) if (!this.asking[status]) void this.ask(status);
+  }
+
+  private setStatus(status: Status, value: StatusValue<Status>) {
+    this.set(status === "serving" ? { serving: value as Serving | null } : { online: value as Online | null });
+  }
+
+  private heardStatus(status: Status, value: StatusValue<Status>) {
+    this.heard[status]++;
+    this.setStatus(status, value);
+  }
+
   private onEvent(e: AppEvent) {
+    if (e.type === "hosting") return this.heardStatus("serving", e.serving ?? null);
+    if (e.type === "online") return this.heardStatus("online", e.online ?? null);
     if (e.type === "opened") {
       if (!this.state.role) return;
       if (this.state.campaign?.id !== e.campaign.id) void this.opened(e.campaign);
@@ -408,6 +478,14 @@ export function useStore(store: Store): State {
     return store.subscribe(setState);
   }, [store]);
   return state;
+}
+
+/** A status the GM's screen shows: asked once when first needed, then kept by the engine's
+ * events (undefined until the first answer). */
+export function useStatus<S extends Status>(store: Store, status: S): State[S] {
+  const state = useStore(store);
+  useEffect(() => store.need(status), [store, status]);
+  return state[status];
 }
 
 export { CallError };

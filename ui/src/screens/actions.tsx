@@ -4,11 +4,11 @@
 // beside the form.
 
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { toReport } from "../transport";
+import { useAction } from "../calls";
 import type { Store } from "../store";
 import { mayTypeDice } from "../store";
 import { CorrectionForm } from "./correct";
-import type { ActionForm, Acted, Chance, ErrorReport, FormOdds, LogItem, PostDraft, View } from "../contract";
+import type { ActionForm, Acted, Chance, FormOdds, LogItem, PostDraft, View } from "../contract";
 import { names } from "../talk";
 import { show } from "../format";
 import { ErrorBox } from "../ui/errors";
@@ -152,137 +152,36 @@ export function ActionFormView({
   idPrefix?: string;
   onActed?: (outcome: Acted) => void;
 }) {
-  const [raw, setValues] = useState<RawRecord>(() => initialValues(action));
-  let values = effective(action, raw, view);
-  if (post) {
-    const text = post.text;
-    values = Object.fromEntries(action.params.map((p) => [p.name, onlyNarrated(p, values[p.name] ?? initial(p), text)]));
-  }
-  const [dice, setDice] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
-  const [done, setDone] = useState<Acted | null>(null);
-  const [touched, setTouched] = useState(false);
-  /** The required parameters found empty at the last submit (until each is filled in). */
-  const [missing, setMissing] = useState<string[]>([]);
+  const paramPath = (name: string) => `${idPrefix}${action.name}-${name}`;
+  const form = useActionForm(store, action, view, post ?? null, paramPath, onActed);
+  const { values, act, missing } = form;
   const formId = `${idPrefix}form-${action.name}`;
   const titleId = `${formId}-title`;
+  if (hidden && !form.touched) return null;
 
-  if (hidden && !touched) return null;
-
-  const badParam = error?.param ? error.param.split(/[.[]/)[0] : null;
-  const paramPath = (name: string) => `${idPrefix}${action.name}-${name}`;
-
-  function sent(): Record<string, unknown> {
-    const params: Record<string, unknown> = {};
-    for (const p of action.params) {
-      const v = convert(p, values[p.name] ?? initial(p));
-      if (v !== undefined) params[p.name] = v;
-    }
-    return params;
-  }
-
-  async function submit(e: Event) {
-    e.preventDefault();
-    setError(null);
-    setDone(null);
-    if (post && !post.text.trim()) {
-      setError({ code: "bad_param", param: "post", message: "Write the post first: it goes into the log with the action." });
-      return;
-    }
-    // Required fields are checked here, by the labels the form shows; the engine checks the rest.
-    const empty = action.params.filter((p) => isMissing(p, values[p.name] ?? initial(p))).map((p) => p.name);
-    setMissing(empty);
-    if (empty.length) {
-      const first = document.getElementById(inputId(paramPath(empty[0])));
-      requestAnimationFrame(() => {
-        const target = first?.matches("input, select, textarea") ? first : first?.querySelector<HTMLElement>("input, select, textarea, button");
-        if (target) target.focus();
-        else first?.scrollIntoView({ block: "nearest" });
-      });
-      return;
-    }
-    const params = sent();
-    setBusy(true);
-    try {
-      const outcome = await store.act(action.name, params, dice.trim() || null, post ?? null);
-      setDone(outcome);
-      onActed?.(outcome);
-      // Keep what was entered, so the same roll can be made again at once; only the dice rolled
-      // by hand go (those faces are used). A form that creates something (`create_*`) starts
-      // afresh, keeping who/what was picked: creating the same name twice makes no sense.
-      if (action.name.startsWith("create_")) {
-        const next = initialValues(action);
-        for (const p of action.params) if (p.type === "entity") next[p.name] = values[p.name];
-        setValues(next);
-      }
-      setDice("");
-    } catch (err) {
-      setError(toReport(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  const badParam = act.error?.param ? act.error.param.split(/[.[]/)[0] : null;
+  const invalid = (p: ParamSpec & { name: string }) =>
+    missing.includes(p.name) ? `Fill in ${paramLabel(p, p.name)}` : badParam === p.name ? (act.error?.message ?? "").replace(/^parameter '[^']+': /, "") || null : null;
   const ctx: Ctx = { view, siblings: values, narration: post ? post.text : undefined };
   return (
-    <form id={formId} class="action-form" aria-labelledby={titleId} hidden={hidden} onSubmit={submit} noValidate>
+    <form id={formId} class="action-form" aria-labelledby={titleId} hidden={hidden} onSubmit={form.submit} noValidate>
       <span id={titleId} class="visually-hidden">
         {post ? `${action.label} with your post` : action.label}
       </span>
       {action.help && <p class="help action-help">{action.help}</p>}
       {action.params.map((p) => (
-        <ParamField
-          key={p.name}
-          spec={p}
-          name={p.name}
-          path={paramPath(p.name)}
-          raw={values[p.name] ?? initial(p)}
-          onChange={(v) => {
-            setTouched(true);
-            setMissing((old) => (old.includes(p.name) ? old.filter((n) => n !== p.name) : old));
-            // Another owner: the traits picked for the previous one no longer apply.
-            const stale = p.type === "entity" && v !== values[p.name] ? action.params.filter((q) => picksTraitsOf(q, p.name)) : [];
-            setValues((old) => {
-              const next = { ...old, [p.name]: v };
-              for (const q of stale) next[q.name] = initial(q);
-              return next;
-            });
-          }}
-          ctx={ctx}
-          invalid={missing.includes(p.name) ? `Fill in ${paramLabel(p, p.name)}` : badParam === p.name ? (error?.message ?? "").replace(/^parameter '[^']+': /, "") || null : null}
-        />
+        <ParamField key={p.name} spec={p} name={p.name} path={paramPath(p.name)} raw={values[p.name] ?? initial(p)} onChange={(v) => form.change(p, v)} ctx={ctx} invalid={invalid(p)} />
       ))}
       {action.rolls &&
         (mayTypeDice(store.state) ? (
-          <div class="field dice-field">
-            <label for={`${formId}-dice`} class="field-label">
-              Dice rolled by hand <span class="muted small">({action.rolls}; optional)</span>
-            </label>
-            <input
-              id={`${formId}-dice`}
-              value={dice}
-              inputMode="text"
-              spellcheck={false}
-              placeholder={fudgeDice(action.rolls) ? "e.g. +, -, 0, +" : "e.g. 6, 4, 1"}
-              aria-describedby={`${formId}-dice-help`}
-              aria-invalid={badParam === "dice" ? "true" : undefined}
-              onInput={(e) => {
-                setTouched(true);
-                setDice(e.currentTarget.value);
-              }}
-            />
-            <span id={`${formId}-dice-help`} class="help">
-              Leave empty to let Houserule roll. Faces are used in order and marked “by hand” in the log.
-            </span>
-          </div>
+          <DiceField formId={formId} rolls={action.rolls} dice={form.dice} bad={badParam === "dice"} onDice={form.typeDice} />
         ) : (
           <p class="help dice-note">Houserule rolls {action.rolls} for you. The GM can let you type in dice you roll by hand.</p>
         ))}
-      {action.odds && !hidden && <OddsLine store={store} action={action.name} params={sent()} view={view} />}
+      {action.odds && !hidden && <OddsLine store={store} action={action.name} params={form.sent()} view={view} />}
       <div class="form-actions">
-        <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
-          {busy ? (
+        <button type="submit" class="primary" disabled={act.busy} aria-busy={act.busy}>
+          {act.busy ? (
             <>
               <span class="spinner" /> Working…
             </>
@@ -298,21 +197,136 @@ export function ActionFormView({
           Fill in {listed(action.params.filter((p) => missing.includes(p.name)).map((p) => paramLabel(p, p.name)))}.
         </p>
       )}
-      {error && <ErrorBox error={error} />}
-      {done && (
-        <div class="notice success" role="status">
-          <strong class="notice-title">Done</strong>
-          {sayLines(done).map((l, i) => (
-            <p key={i} class="narration">
-              {l}
-            </p>
-          ))}
-          {done.result !== null && done.result !== undefined && typeof done.result === "object" && Object.keys(done.result as object).length > 0 && (
-            <p class="muted small">{show(done.result, view)}</p>
-          )}
-        </div>
-      )}
+      {act.error && <ErrorBox error={act.error} />}
+      {form.done && <ActedNotice done={form.done} view={view} />}
     </form>
+  );
+}
+
+/** An action form's values and taking the action: required fields are checked here, by the
+ * labels the form shows; the engine checks the rest. */
+function useActionForm(
+  store: Store,
+  action: ActionForm,
+  view: View,
+  post: PostDraft | null,
+  paramPath: (name: string) => string,
+  onActed?: (outcome: Acted) => void,
+) {
+  const [raw, setValues] = useState<RawRecord>(() => initialValues(action));
+  let values = effective(action, raw, view);
+  if (post) values = Object.fromEntries(action.params.map((p) => [p.name, onlyNarrated(p, values[p.name] ?? initial(p), post.text)]));
+  const [dice, setDice] = useState("");
+  const act = useAction(store);
+  const [done, setDone] = useState<Acted | null>(null);
+  const [touched, setTouched] = useState(false);
+  /** The required parameters found empty at the last submit (until each is filled in). */
+  const [missing, setMissing] = useState<string[]>([]);
+
+  function sent(): Record<string, unknown> {
+    const params: Record<string, unknown> = {};
+    for (const p of action.params) {
+      const v = convert(p, values[p.name] ?? initial(p));
+      if (v !== undefined) params[p.name] = v;
+    }
+    return params;
+  }
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    act.fail(null);
+    setDone(null);
+    if (post && !post.text.trim()) {
+      act.fail({ code: "bad_param", param: "post", message: "Write the post first: it goes into the log with the action." });
+      return;
+    }
+    const empty = action.params.filter((p) => isMissing(p, values[p.name] ?? initial(p))).map((p) => p.name);
+    setMissing(empty);
+    if (empty.length) return focusFirst(paramPath(empty[0]));
+    const params = sent();
+    await act.run(async () => {
+      const outcome = await store.act(action.name, params, dice.trim() || null, post);
+      setDone(outcome);
+      onActed?.(outcome);
+      // Keep what was entered, so the same roll can be made again at once; only the dice rolled
+      // by hand go (those faces are used). A form that creates something (`create_*`) starts
+      // afresh, keeping who/what was picked: creating the same name twice makes no sense.
+      if (action.name.startsWith("create_")) {
+        const next = initialValues(action);
+        for (const p of action.params) if (p.type === "entity") next[p.name] = values[p.name];
+        setValues(next);
+      }
+      setDice("");
+    });
+  }
+
+  function change(p: ParamSpec & { name: string }, v: Raw) {
+    setTouched(true);
+    setMissing((old) => (old.includes(p.name) ? old.filter((n) => n !== p.name) : old));
+    // Another owner: the traits picked for the previous one no longer apply.
+    const stale = p.type === "entity" && v !== values[p.name] ? action.params.filter((q) => picksTraitsOf(q, p.name)) : [];
+    setValues((old) => {
+      const next = { ...old, [p.name]: v };
+      for (const q of stale) next[q.name] = initial(q);
+      return next;
+    });
+  }
+
+  const typeDice = (d: string) => {
+    setTouched(true);
+    setDice(d);
+  };
+  return { values, dice, act, done, touched, missing, sent, submit, change, typeDice };
+}
+
+/** Brings the first empty required field into view, focused (after the form has re-rendered). */
+function focusFirst(path: string) {
+  const first = document.getElementById(inputId(path));
+  requestAnimationFrame(() => {
+    const target = first?.matches("input, select, textarea") ? first : first?.querySelector<HTMLElement>("input, select, textarea, button");
+    if (target) target.focus();
+    else first?.scrollIntoView({ block: "nearest" });
+  });
+}
+
+function DiceField({ formId, rolls, dice, bad, onDice }: { formId: string; rolls: string; dice: string; bad: boolean; onDice: (dice: string) => void }) {
+  return (
+    <div class="field dice-field">
+      <label for={`${formId}-dice`} class="field-label">
+        Dice rolled by hand <span class="muted small">({rolls}; optional)</span>
+      </label>
+      <input
+        id={`${formId}-dice`}
+        value={dice}
+        inputMode="text"
+        spellcheck={false}
+        placeholder={fudgeDice(rolls) ? "e.g. +, -, 0, +" : "e.g. 6, 4, 1"}
+        aria-describedby={`${formId}-dice-help`}
+        aria-invalid={bad ? "true" : undefined}
+        onInput={(e) => onDice(e.currentTarget.value)}
+      />
+      <span id={`${formId}-dice-help`} class="help">
+        Leave empty to let Houserule roll. Faces are used in order and marked “by hand” in the log.
+      </span>
+    </div>
+  );
+}
+
+/** "Done", with what the rules said and what the action answered. */
+function ActedNotice({ done, view }: { done: Acted; view: View }) {
+  const result = done.result;
+  return (
+    <div class="notice success" role="status">
+      <strong class="notice-title">Done</strong>
+      {sayLines(done).map((l, i) => (
+        <p key={i} class="narration">
+          {l}
+        </p>
+      ))}
+      {result !== null && result !== undefined && typeof result === "object" && Object.keys(result as object).length > 0 && (
+        <p class="muted small">{show(result, view)}</p>
+      )}
+    </div>
   );
 }
 

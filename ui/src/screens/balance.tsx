@@ -5,10 +5,10 @@
 // (the table plays on), shows its progress, and can be stopped; the same seed gives the same
 // answer.
 
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
+import { useAction, useCall } from "../calls";
 import type { Store } from "../store";
-import { toReport } from "../transport";
-import type { ErrorReport, LabProgress, LabSide, Summary } from "../contract";
+import type { LabProgress, LabSide, Summary } from "../contract";
 import { ErrorBox } from "../ui/errors";
 
 const POLL_MS = 250;
@@ -140,56 +140,29 @@ function OutcomeTable({ sides }: { sides: LabSide[] }) {
 }
 
 export function BalanceLab({ store }: { store: Store }) {
-  const [lab, setLab] = useState<LabProgress | null>(null);
-  const [times, setTimes] = useState("1000");
-  const [seed, setSeed] = useState("1");
-  const [error, setError] = useState<ErrorReport | null>(null);
-  const [busy, setBusy] = useState(false);
-  const timer = useRef<number | null>(null);
-  const running = lab?.state.state === "running";
-
-  async function refresh() {
-    try {
-      setLab(await store.call("lab", {}));
-    } catch (e) {
-      setError(toReport(e));
-    }
-  }
+  const lab = useCall(store, "lab", {});
+  const act = useAction(store);
+  const progress = lab.value ?? null;
+  const state = progress?.state;
+  const running = state?.state === "running";
+  const error = act.error ?? lab.error;
 
   // The last lab (it may still be running), then every POLL_MS while one runs.
   useEffect(() => {
-    void refresh();
-  }, []);
-  useEffect(() => {
     if (!running) return;
-    timer.current = window.setTimeout(() => void refresh(), POLL_MS);
-    return () => {
-      if (timer.current !== null) window.clearTimeout(timer.current);
-    };
-  }, [lab]);
+    const timer = window.setTimeout(() => void lab.reload(), POLL_MS);
+    return () => window.clearTimeout(timer);
+  }, [lab.value]);
 
-  async function start(e: Event) {
-    e.preventDefault();
-    setError(null);
-    setBusy(true);
-    try {
-      setLab(await store.call("lab_start", { times: Number(times), seed: Number(seed) }));
-    } catch (err) {
-      setError(toReport(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const start = async (times: number, seed: number) => {
+    const started = await act.call("lab_start", { times, seed });
+    if (started) lab.set(started);
+  };
+  const stop = async () => {
+    const stopped = await act.call("lab_stop", {});
+    if (stopped !== undefined) lab.set(stopped);
+  };
 
-  async function stop() {
-    try {
-      setLab(await store.call("lab_stop", {}));
-    } catch (err) {
-      setError(toReport(err));
-    }
-  }
-
-  const state = lab?.state;
   return (
     <div class="balance-panel">
       <h2 class="section-title">Balance lab</h2>
@@ -198,24 +171,7 @@ export function BalanceLab({ store }: { store: Store }) {
         alone and with this campaign's house rules, and compares them. Nothing is kept and the table plays on. The same
         seed gives the same answer.
       </p>
-      <form class="card lab-form" onSubmit={start} aria-label="Start the balance lab">
-        <label class="field inline">
-          <span class="field-label">Runs on each side</span>
-          <input type="number" min={1} max={100000} value={times} onInput={(e) => setTimes(e.currentTarget.value)} required />
-        </label>
-        <label class="field inline">
-          <span class="field-label">Seed</span>
-          <input type="number" min={0} value={seed} onInput={(e) => setSeed(e.currentTarget.value)} required />
-        </label>
-        <button type="submit" class="primary" disabled={busy || running}>
-          {lab ? "Play again" : "Play"}
-        </button>
-        {running && (
-          <button type="button" onClick={() => void stop()}>
-            Stop
-          </button>
-        )}
-      </form>
+      <LabForm again={progress !== null} busy={act.busy} running={running} onStart={(t, s) => void start(t, s)} onStop={() => void stop()} />
       {error && <ErrorBox error={error} title="The lab could not start" />}
       {state?.state === "failed" && (
         <div class="notice failure" role="alert">
@@ -223,36 +179,85 @@ export function BalanceLab({ store }: { store: Store }) {
           <p>{state.message}</p>
         </div>
       )}
-      {lab && state?.state !== "failed" && (
-        <section class="card lab-results" aria-labelledby="lab-results-title" aria-busy={running}>
-          <h3 id="lab-results-title">
-            {running ? "Playing…" : state?.state === "stopped" ? "Stopped" : "Done"}{" "}
-            <span class="muted">
-              from the table at event {lab.from_event}, seed {lab.seed}
-            </span>
-          </h3>
-          <div class="lab-progress">
-            {lab.sides.map((s) => (
-              <label key={sideName(s)} class="lab-progress-row">
-                <span>{sideName(s)}</span>
-                <progress max={lab.times} value={s.runs} />
-                <span class="muted" role="status">
-                  {s.runs} of {lab.times} runs
-                </span>
-              </label>
-            ))}
-          </div>
-          {lab.sides.length === 1 && (
-            <p class="help">This campaign has no house rules yet: add one on the House rules screen to compare.</p>
-          )}
-          {lab.sides[0].runs > 0 && (
-            <div class="lab-figures">
-              <OutcomeTable sides={lab.sides} />
-              <Histograms sides={lab.sides.map(histOf)} />
-            </div>
-          )}
-        </section>
-      )}
+      {progress && state?.state !== "failed" && <LabResults lab={progress} running={running} />}
     </div>
+  );
+}
+
+function LabForm({
+  again,
+  busy,
+  running,
+  onStart,
+  onStop,
+}: {
+  again: boolean;
+  busy: boolean;
+  running: boolean;
+  onStart: (times: number, seed: number) => void;
+  onStop: () => void;
+}) {
+  const [times, setTimes] = useState("1000");
+  const [seed, setSeed] = useState("1");
+  return (
+    <form
+      class="card lab-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onStart(Number(times), Number(seed));
+      }}
+      aria-label="Start the balance lab"
+    >
+      <label class="field inline">
+        <span class="field-label">Runs on each side</span>
+        <input type="number" min={1} max={100000} value={times} onInput={(e) => setTimes(e.currentTarget.value)} required />
+      </label>
+      <label class="field inline">
+        <span class="field-label">Seed</span>
+        <input type="number" min={0} value={seed} onInput={(e) => setSeed(e.currentTarget.value)} required />
+      </label>
+      <button type="submit" class="primary" disabled={busy || running}>
+        {again ? "Play again" : "Play"}
+      </button>
+      {running && (
+        <button type="button" onClick={onStop}>
+          Stop
+        </button>
+      )}
+    </form>
+  );
+}
+
+function LabResults({ lab, running }: { lab: LabProgress; running: boolean }) {
+  const state = lab.state;
+  return (
+    <section class="card lab-results" aria-labelledby="lab-results-title" aria-busy={running}>
+      <h3 id="lab-results-title">
+        {running ? "Playing…" : state.state === "stopped" ? "Stopped" : "Done"}{" "}
+        <span class="muted">
+          from the table at event {lab.from_event}, seed {lab.seed}
+        </span>
+      </h3>
+      <div class="lab-progress">
+        {lab.sides.map((s) => (
+          <label key={sideName(s)} class="lab-progress-row">
+            <span>{sideName(s)}</span>
+            <progress max={lab.times} value={s.runs} />
+            <span class="muted" role="status">
+              {s.runs} of {lab.times} runs
+            </span>
+          </label>
+        ))}
+      </div>
+      {lab.sides.length === 1 && (
+        <p class="help">This campaign has no house rules yet: add one on the House rules screen to compare.</p>
+      )}
+      {lab.sides[0].runs > 0 && (
+        <div class="lab-figures">
+          <OutcomeTable sides={lab.sides} />
+          <Histograms sides={lab.sides.map(histOf)} />
+        </div>
+      )}
+    </section>
   );
 }

@@ -1,20 +1,14 @@
 // Letting players in: on the desktop the GM starts and stops serving the table to browsers
 // here; over `houserule serve` the GM sees the address it runs at. Either way: who is
 // connected now, and removing someone (their join link ends, then their connections close).
+// What is served comes from the store, which the engine tells as people come and go.
 
 import { useState } from "preact/hooks";
-import { usePolled } from "../polling";
+import { useAction } from "../calls";
 import type { Store } from "../store";
-import { toReport } from "../transport";
-import type { ErrorReport, Reach, Serving } from "../contract";
+import type { Reach, Serving } from "../contract";
 import { time } from "../format";
 import { ErrorBox } from "../ui/errors";
-
-/** The serving status, asked for now and every few seconds while mounted (none: not served). */
-export function useServing(store: Store): [Serving | null, (s: Serving | null) => void, () => Promise<void>] {
-  const [serving, setServing, refresh] = usePolled<Serving | null>(() => store.call("hosting", {}));
-  return [serving ?? null, setServing, refresh];
-}
 
 /** The name a connection joined as, for people. */
 function who(v: Serving["connected"][number]): string {
@@ -27,84 +21,103 @@ export function Hosting({
   store,
   desktop,
   serving,
-  onChange,
   onRemoved,
 }: {
   store: Store;
   desktop: boolean;
+  /** What is served now (none: not served). */
   serving: Serving | null;
-  onChange: (s: Serving | null) => void;
   /** After a player was removed (their join link ended). */
   onRemoved: () => void;
 }) {
+  if (serving) return <Served store={store} serving={serving} onRemoved={onRemoved} />;
+  return desktop ? <StartHosting store={store} /> : null;
+}
+
+function StartHosting({ store }: { store: Store }) {
   const [reach, setReach] = useState<Reach>("network");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const act = useAction(store);
+  return (
+    <form
+      class="card hosting"
+      aria-labelledby="hosting-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void act.run(() => store.changeStatus("serving", () => store.call("host_start", { reach })));
+      }}
+    >
+      <h3 id="hosting-title">Let players in</h3>
+      <p class="help">
+        Serve this table to your players’ browsers. They join with the link you make for each of them below; this
+        window plays on as usual.
+      </p>
+      <fieldset class="reach">
+        <legend class="visually-hidden">Who can reach the table</legend>
+        <label class="check">
+          <input type="radio" name="reach" checked={reach === "network"} onChange={() => setReach("network")} /> Players
+          on other computers (your network)
+        </label>
+        <label class="check">
+          <input type="radio" name="reach" checked={reach === "this_computer"} onChange={() => setReach("this_computer")} />{" "}
+          This computer only
+        </label>
+      </fieldset>
+      <button type="submit" class="primary" disabled={act.busy}>
+        Start hosting
+      </button>
+      {act.error && <ErrorBox error={act.error} title="The table could not be served" />}
+    </form>
+  );
+}
+
+function Served({ store, serving, onRemoved }: { store: Store; serving: Serving; onRemoved: () => void }) {
+  const act = useAction(store);
   const [said, setSaid] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-
-  async function run(f: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
+  const remove = async (player: string) => {
     setSaid(null);
-    try {
-      await f();
-    } catch (e) {
-      setError(toReport(e));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  if (!serving && !desktop) return null;
-
-  if (!serving) {
-    return (
-      <form
-        class="card hosting"
-        aria-labelledby="hosting-title"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run(async () => onChange(await store.call("host_start", { reach })));
-        }}
-      >
-        <h3 id="hosting-title">Let players in</h3>
-        <p class="help">
-          Serve this table to your players’ browsers. They join with the link you make for each of them below; this
-          window plays on as usual.
-        </p>
-        <fieldset class="reach">
-          <legend class="visually-hidden">Who can reach the table</legend>
-          <label class="check">
-            <input type="radio" name="reach" checked={reach === "network"} onChange={() => setReach("network")} /> Players
-            on other computers (your network)
-          </label>
-          <label class="check">
-            <input type="radio" name="reach" checked={reach === "this_computer"} onChange={() => setReach("this_computer")} />{" "}
-            This computer only
-          </label>
-        </fieldset>
-        <button type="submit" class="primary" disabled={busy}>
-          Start hosting
-        </button>
-        {error && <ErrorBox error={error} title="The table could not be served" />}
-      </form>
-    );
-  }
-
-  const remove = (player: string) =>
-    run(async () => {
-      const removed = await store.call("remove_player", { player });
-      setConfirming(null);
-      const n = removed.connections;
-      setSaid(`${player} was removed: ${n} connection${n === 1 ? "" : "s"} closed, and their join link ended.`);
-      onChange(await store.call("hosting", {}));
-      onRemoved();
-    });
-  const players = serving.connected.filter((v) => v.who);
+    const removed = await act.call("remove_player", { player });
+    if (!removed) return;
+    setConfirming(null);
+    const n = removed.connections;
+    setSaid(`${player} was removed: ${n} connection${n === 1 ? "" : "s"} closed, and their join link ended.`);
+    onRemoved();
+  };
+  const stop = () => {
+    setSaid(null);
+    void act.run(() => store.changeStatus("serving", async () => (await store.call("host_stop", {}), null)));
+  };
   return (
     <section class="card hosting" aria-labelledby="hosting-title">
       <h3 id="hosting-title">Hosting</h3>
+      <Address serving={serving} />
+      <h4 id="connected-title">Connected now</h4>
+      <Connected serving={serving} busy={act.busy} confirming={confirming} onConfirm={setConfirming} />
+      {confirming && <RemoveConfirm player={confirming} busy={act.busy} onRemove={() => void remove(confirming)} onCancel={() => setConfirming(null)} />}
+      {said && (
+        <p class="help" role="status">
+          {said}
+        </p>
+      )}
+      <p class="help">
+        Serving since {time(serving.since)}; {serving.connected.filter((v) => v.who).length} joined.
+      </p>
+      {serving.stoppable ? (
+        <button type="button" disabled={act.busy} onClick={stop}>
+          Stop hosting
+        </button>
+      ) : (
+        <p class="help">This table is served by <code>houserule serve</code>; stop it where it runs.</p>
+      )}
+      {act.error && <ErrorBox error={act.error} />}
+    </section>
+  );
+}
+
+/** Where players open the table, and what limits who can reach it. */
+function Address({ serving }: { serving: Serving }) {
+  return (
+    <>
       <p>
         Your players open <a href={serving.url} target="_blank" rel="noreferrer" class="table-address">{serving.url}</a>{" "}
         with their own join link.
@@ -114,78 +127,68 @@ export function Hosting({
         <p class="notice">Only browsers on this computer can reach it. To let in players elsewhere, stop and start again for your network.</p>
       )}
       {serving.note && <p class="notice">{serving.note}</p>}
-      <h4 id="connected-title">Connected now</h4>
-      {serving.connected.length === 0 ? (
-        <p class="muted">Nobody yet.</p>
-      ) : (
-        <table class="players-table connected-table" aria-labelledby="connected-title">
-          <thead>
-            <tr>
-              <th scope="col">Who</th>
-              <th scope="col">From</th>
-              <th scope="col">Since</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {serving.connected.map((v) => (
-              <tr key={v.id} data-connection={v.id}>
-                <th scope="row">{who(v)}</th>
-                <td>{v.from}</td>
-                <td>{time(v.since)}</td>
-                <td class="row-actions">
-                  {v.who?.startsWith("player:") && confirming !== who(v) && (
-                    <button type="button" disabled={busy} onClick={() => setConfirming(who(v))}>
-                      Remove
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {confirming && (
-        <div class="card confirm" role="group" aria-label={`Remove ${confirming}`}>
-          <p>
-            Remove {confirming} from the table? Their join link ends and their browser is disconnected; make a new link to let
-            them back.
-          </p>
-          <button type="button" class="danger" disabled={busy} onClick={() => void remove(confirming)}>
-            Remove {confirming}
-          </button>{" "}
-          <button type="button" disabled={busy} onClick={() => setConfirming(null)}>
-            Cancel
-          </button>
-        </div>
-      )}
-      {said && (
-        <p class="help" role="status">
-          {said}
-        </p>
-      )}
-      <p class="help">
-        Serving since {time(serving.since)}; {players.length} joined.
+    </>
+  );
+}
+
+/** Who is connected now, each player with a Remove button (unless being asked about). */
+function Connected({
+  serving,
+  busy,
+  confirming,
+  onConfirm,
+}: {
+  serving: Serving;
+  busy: boolean;
+  confirming: string | null;
+  onConfirm: (player: string) => void;
+}) {
+  if (serving.connected.length === 0) return <p class="muted">Nobody yet.</p>;
+  return (
+    <table class="players-table connected-table" aria-labelledby="connected-title">
+      <thead>
+        <tr>
+          <th scope="col">Who</th>
+          <th scope="col">From</th>
+          <th scope="col">Since</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {serving.connected.map((v) => (
+          <tr key={v.id} data-connection={v.id}>
+            <th scope="row">{who(v)}</th>
+            <td>{v.from}</td>
+            <td>{time(v.since)}</td>
+            <td class="row-actions">
+              {v.who?.startsWith("player:") && confirming !== who(v) && (
+                <button type="button" disabled={busy} onClick={() => onConfirm(who(v))}>
+                  Remove
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function RemoveConfirm({ player, busy, onRemove, onCancel }: { player: string; busy: boolean; onRemove: () => void; onCancel: () => void }) {
+  return (
+    <div class="card confirm" role="group" aria-label={`Remove ${player}`}>
+      <p>
+        Remove {player} from the table? Their join link ends and their browser is disconnected; make a new link to let
+        them back.
       </p>
-      {serving.stoppable ? (
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() =>
-            void run(async () => {
-              await store.call("host_stop", {});
-              onChange(null);
-            })
-          }
-        >
-          Stop hosting
-        </button>
-      ) : (
-        <p class="help">This table is served by <code>houserule serve</code>; stop it where it runs.</p>
-      )}
-      {error && <ErrorBox error={error} />}
-    </section>
+      <button type="button" class="danger" disabled={busy} onClick={onRemove}>
+        Remove {player}
+      </button>{" "}
+      <button type="button" disabled={busy} onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
   );
 }

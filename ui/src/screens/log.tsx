@@ -13,8 +13,8 @@
 
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
-import type { ErrorReport, Post, Role } from "../contract";
-import { toReport } from "../transport";
+import type { Post, Role } from "../contract";
+import { useAction } from "../calls";
 import { ErrorBox } from "../ui/errors";
 import type { Change, LogEntry, LogItem, Manifest, View } from "../contract";
 import { fieldLabel, humanize, kindLabel, plural, roleName, show, time } from "../format";
@@ -119,20 +119,8 @@ function usePageVisible(): boolean {
   return visible;
 }
 
-export function LogPanel({
-  store,
-  log,
-  view,
-  manifest,
-  labels,
-  hasOlder,
-  onOlder,
-  onUndo,
-  me,
-  shown,
-  unreadAfter,
-  children,
-}: {
+/** What the log panel shows of the campaign's log. */
+interface LogProps {
   store: Store;
   log: LogEntry[];
   view: View;
@@ -150,14 +138,13 @@ export function LogPanel({
   unreadAfter: number | null;
   /** The post box, above the entries. */
   children?: ComponentChildren;
-}) {
-  const [loading, setLoading] = useState(false);
+}
+
+export function LogPanel(props: LogProps) {
+  const { store, log, view, manifest, labels, hasOlder, unreadAfter, children } = props;
   const [filter, setFilter] = useState<Filter>("all");
   const [query, setQuery] = useState("");
   const [jumped, setJumped] = useState(0);
-  const divider = useRef<HTMLLIElement>(null);
-  const pageVisible = usePageVisible();
-
   const all = useMemo(() => units(log), [log]);
   const q = query.trim().toLowerCase();
   const shownUnits = useMemo(
@@ -165,154 +152,196 @@ export function LogPanel({
     [all, filter, q, labels, view, manifest],
   );
   const narrowed = filter !== "all" || q !== "";
-  const undoable = onUndo ? [...log].reverse().find((e) => (e.kind === "action" || e.kind === "correction") && e.voided_by == null) : undefined;
-  const lastAction = [...log].reverse().find((e) => e.kind === "action")?.seq ?? 0;
-  const newest = log.length ? log[log.length - 1].seq : 0;
+  const unread = useUnread(props, all);
+  useReading(store, props.shown, log.length ? log[log.length - 1].seq : 0);
+  const everything = () => {
+    setFilter("all");
+    setQuery("");
+  };
+  const jump = async () => {
+    everything();
+    if (unreadAfter !== null) await store.loadBackTo(unreadAfter + 1);
+    setJumped((n) => n + 1);
+  };
 
-  // What is new: entries after the mark, by someone else (one's own posts are not news).
-  const own = store.ownView;
-  const unread = own && unreadAfter !== null ? all.filter((u) => u.entry.seq > unreadAfter && u.entry.actor !== me) : [];
-  const oldestUnread = unread.length ? Math.min(...unread.map((u) => u.entry.seq)) : null;
-  const unreadMissing = oldestUnread !== null && hasOlder && log.length > 0 && log[0].seq > (unreadAfter ?? 0) + 1;
+  return (
+    <div class="log-panel">
+      <h2 class="section-title">Log</h2>
+      {children}
+      <LogTools view={view} filter={filter} onFilter={setFilter} query={query} onQuery={setQuery}>
+        {unread.count > 0 && (
+          <button type="button" class="small jump-unread" onClick={jump}>
+            Jump to unread <span class="count">{unread.missing ? `${unread.count}+` : unread.count} new</span>
+          </button>
+        )}
+      </LogTools>
+      {narrowed && <Narrowed shown={shownUnits.length} of={all.length} hasOlder={hasOlder} onEverything={everything} />}
+      <LogList {...props} shownUnits={shownUnits} narrowed={narrowed} oldestUnread={unread.oldest} jumped={jumped} searchHit={q ? [{ text: query.trim(), cls: "search-hit" }] : []} />
+      {hasOlder && <OlderButton store={store} onOlder={props.onOlder} />}
+      {!hasOlder && log.length > 0 && !narrowed && <p class="muted small log-start">The start of the campaign.</p>}
+    </div>
+  );
+}
 
-  // While the log is on screen, this person has read it up to the newest entry. Coming back
-  // to it (the tab, the log pane) sets apart what arrived meanwhile.
-  const looking = shown && pageVisible && own;
+/** What is new: entries after the mark, by someone else (one's own posts are not news); the
+ * oldest of them, and whether some are older than the entries loaded. */
+function useUnread({ store, log, me, unreadAfter, hasOlder }: LogProps, all: Unit[]) {
+  const unread = store.ownView && unreadAfter !== null ? all.filter((u) => u.entry.seq > unreadAfter && u.entry.actor !== me) : [];
+  const oldest = unread.length ? Math.min(...unread.map((u) => u.entry.seq)) : null;
+  const missing = oldest !== null && hasOlder && log.length > 0 && log[0].seq > (unreadAfter ?? 0) + 1;
+  return { count: unread.length, oldest, missing };
+}
+
+/** While the log is on screen, this person has read it up to the newest entry. Coming back to
+ * it (the tab, the log pane) sets apart what arrived meanwhile. */
+function useReading(store: Store, shown: boolean, newest: number) {
+  const pageVisible = usePageVisible();
+  const looking = shown && pageVisible && store.ownView;
   const wasLooking = useRef(false);
   useEffect(() => {
     if (looking && !wasLooking.current) store.lookingAgain();
     wasLooking.current = looking;
     if (looking && newest) store.seen(newest);
   }, [store, looking, newest]);
+}
 
-  useEffect(() => {
-    if (!jumped || !divider.current) return;
-    divider.current.scrollIntoView({ block: "center" });
-    divider.current.focus({ preventScroll: true });
-  }, [jumped]);
-
+/** "Show" (everything, posts, rolls, whispers, one character) and the search box; `children`:
+ * the jump to what is new. */
+function LogTools({
+  view,
+  filter,
+  onFilter,
+  query,
+  onQuery,
+  children,
+}: {
+  view: View;
+  filter: Filter;
+  onFilter: (f: Filter) => void;
+  query: string;
+  onQuery: (q: string) => void;
+  children: ComponentChildren;
+}) {
   const characters = useMemo(() => {
     const kinds = characterKinds(view);
     const list = Object.values(view.entities).filter((e) => kinds.size === 0 || kinds.has(e.kind));
     return list.sort((a, b) => a.name.localeCompare(b.name));
   }, [view]);
-
-  // The divider sits under the oldest new entry shown (the list runs newest first).
-  const dividerAfter = oldestUnread !== null ? [...shownUnits].reverse().find((u) => u.entry.seq >= oldestUnread)?.entry.seq ?? null : null;
-  const searchHit: Highlight[] = q ? [{ text: query.trim(), cls: "search-hit" }] : [];
-
   return (
-    <div class="log-panel">
-      <h2 class="section-title">Log</h2>
-      {children}
-      <div class="log-tools" role="search" aria-label="Find in the log">
-        <div class="field inline log-filter">
-          <label for="log-filter" class="field-label">
-            Show
-          </label>
-          <select id="log-filter" value={filter} onChange={(e) => setFilter(e.currentTarget.value as Filter)}>
-            <option value="all">Everything</option>
-            <option value="posts">Posts</option>
-            <option value="rolls">Rolls</option>
-            <option value="whispers">Whispers and notes to the GM</option>
-            {characters.length > 0 && (
-              <optgroup label="One character">
-                {characters.map((c) => (
-                  <option key={c.id} value={`char:${c.id}`}>
-                    {c.name}
-                  </option>
-                ))}
-              </optgroup>
-            )}
-          </select>
-        </div>
-        <div class="field inline log-search">
-          <label for="log-search" class="visually-hidden">
-            Search the log
-          </label>
-          <input id="log-search" type="search" placeholder="Search the log…" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
-        </div>
-        {unread.length > 0 && (
-          <button
-            type="button"
-            class="small jump-unread"
-            onClick={async () => {
-              setFilter("all");
-              setQuery("");
-              if (unreadAfter !== null) await store.loadBackTo(unreadAfter + 1);
-              setJumped((n) => n + 1);
-            }}
-          >
-            Jump to unread <span class="count">{unreadMissing ? `${unread.length}+` : unread.length} new</span>
-          </button>
-        )}
-      </div>
-      {narrowed && (
-        <p class="muted small log-count" role="status">
-          {shownUnits.length === 0 ? "Nothing in the log matches." : `Showing ${plural(shownUnits.length, "entry", "entries")} of ${all.length}`}
-          {hasOlder ? " (older entries not loaded yet)" : ""}.{" "}
-          <button
-            type="button"
-            class="linklike"
-            onClick={() => {
-              setFilter("all");
-              setQuery("");
-            }}
-          >
-            Show everything
-          </button>
-        </p>
-      )}
-      <ol class="log" aria-label="Log" aria-live={narrowed ? "off" : "polite"} reversed>
-        {shownUnits.map((u) => {
-          const item = (
-            <LogEntryView
-              key={u.entry.seq}
-              store={store}
-              unit={u}
-              view={view}
-              manifest={manifest}
-              labels={labels}
-              me={me}
-              editable={u.entry.kind === "post" && u.entry.actor === me && lastAction < u.entry.seq}
-              searchHit={searchHit}
-              onUndo={u.entry === undoable ? onUndo : undefined}
-            />
-          );
-          if (u.entry.seq !== dividerAfter) return item;
-          return [
-            item,
-            <li key="unread" ref={divider} class="unread-divider" role="separator" aria-label="New since you last looked" tabIndex={-1}>
-              <span aria-hidden="true">▲</span> New since you last looked
-            </li>,
-          ];
-        })}
-      </ol>
-      {hasOlder && (
-        <button
-          type="button"
-          class="older"
-          disabled={loading}
-          onClick={async () => {
-            setLoading(true);
-            try {
-              await onOlder();
-            } finally {
-              setLoading(false);
-            }
-          }}
-        >
-          {loading ? (
-            <>
-              <span class="spinner" /> Loading…
-            </>
-          ) : (
-            "Show older entries"
+    <div class="log-tools" role="search" aria-label="Find in the log">
+      <div class="field inline log-filter">
+        <label for="log-filter" class="field-label">
+          Show
+        </label>
+        <select id="log-filter" value={filter} onChange={(e) => onFilter(e.currentTarget.value as Filter)}>
+          <option value="all">Everything</option>
+          <option value="posts">Posts</option>
+          <option value="rolls">Rolls</option>
+          <option value="whispers">Whispers and notes to the GM</option>
+          {characters.length > 0 && (
+            <optgroup label="One character">
+              {characters.map((c) => (
+                <option key={c.id} value={`char:${c.id}`}>
+                  {c.name}
+                </option>
+              ))}
+            </optgroup>
           )}
-        </button>
-      )}
-      {!hasOlder && log.length > 0 && !narrowed && <p class="muted small log-start">The start of the campaign.</p>}
+        </select>
+      </div>
+      <div class="field inline log-search">
+        <label for="log-search" class="visually-hidden">
+          Search the log
+        </label>
+        <input id="log-search" type="search" placeholder="Search the log…" value={query} onInput={(e) => onQuery(e.currentTarget.value)} />
+      </div>
+      {children}
     </div>
+  );
+}
+
+function Narrowed({ shown, of, hasOlder, onEverything }: { shown: number; of: number; hasOlder: boolean; onEverything: () => void }) {
+  return (
+    <p class="muted small log-count" role="status">
+      {shown === 0 ? "Nothing in the log matches." : `Showing ${plural(shown, "entry", "entries")} of ${of}`}
+      {hasOlder ? " (older entries not loaded yet)" : ""}.{" "}
+      <button type="button" class="linklike" onClick={onEverything}>
+        Show everything
+      </button>
+    </p>
+  );
+}
+
+/** The entries shown, newest first, with the "new since you last looked" divider under the
+ * oldest new one (brought into view when the reader jumps to it). */
+function LogList({
+  store,
+  log,
+  view,
+  manifest,
+  labels,
+  me,
+  onUndo,
+  shownUnits,
+  narrowed,
+  oldestUnread,
+  jumped,
+  searchHit,
+}: LogProps & { shownUnits: Unit[]; narrowed: boolean; oldestUnread: number | null; jumped: number; searchHit: Highlight[] }) {
+  const divider = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (!jumped || !divider.current) return;
+    divider.current.scrollIntoView({ block: "center" });
+    divider.current.focus({ preventScroll: true });
+  }, [jumped]);
+  const undoable = onUndo ? [...log].reverse().find((e) => (e.kind === "action" || e.kind === "correction") && e.voided_by == null) : undefined;
+  const lastAction = [...log].reverse().find((e) => e.kind === "action")?.seq ?? 0;
+  const dividerAfter = oldestUnread !== null ? [...shownUnits].reverse().find((u) => u.entry.seq >= oldestUnread)?.entry.seq ?? null : null;
+  return (
+    <ol class="log" aria-label="Log" aria-live={narrowed ? "off" : "polite"} reversed>
+      {shownUnits.map((u) => {
+        const item = (
+          <LogEntryView
+            key={u.entry.seq}
+            store={store}
+            unit={u}
+            view={view}
+            manifest={manifest}
+            labels={labels}
+            me={me}
+            editable={u.entry.kind === "post" && u.entry.actor === me && lastAction < u.entry.seq}
+            searchHit={searchHit}
+            onUndo={u.entry === undoable ? onUndo : undefined}
+          />
+        );
+        if (u.entry.seq !== dividerAfter) return item;
+        return [
+          item,
+          <li key="unread" ref={divider} class="unread-divider" role="separator" aria-label="New since you last looked" tabIndex={-1}>
+            <span aria-hidden="true">▲</span> New since you last looked
+          </li>,
+        ];
+      })}
+    </ol>
+  );
+}
+
+/** "Show older entries": a page more, with why it failed if it did. */
+function OlderButton({ store, onOlder }: { store: Store; onOlder: () => Promise<void> }) {
+  const older = useAction(store);
+  return (
+    <>
+      <button type="button" class="older" disabled={older.busy} onClick={() => void older.run(onOlder)}>
+        {older.busy ? (
+          <>
+            <span class="spinner" /> Loading…
+          </>
+        ) : (
+          "Show older entries"
+        )}
+      </button>
+      {older.error && <ErrorBox error={older.error} />}
+    </>
   );
 }
 
@@ -337,10 +366,9 @@ function entryTitle(entry: LogEntry, labels: Record<string, string>, manifest: M
   }
 }
 
-function UndoButton({ entry, onUndo }: { entry: LogEntry; onUndo: () => Promise<void> }) {
+function UndoButton({ store, entry, onUndo }: { store: Store; entry: LogEntry; onUndo: () => Promise<void> }) {
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const act = useAction(store);
   if (!asking)
     return (
       <button type="button" class="small undo" onClick={() => setAsking(true)}>
@@ -353,26 +381,20 @@ function UndoButton({ entry, onUndo }: { entry: LogEntry; onUndo: () => Promise<
       <button
         type="button"
         class="small danger"
-        disabled={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
-          try {
+        disabled={act.busy}
+        onClick={() =>
+          void act.run(async () => {
             await onUndo();
             setAsking(false);
-          } catch (e) {
-            setError(toReport(e));
-          } finally {
-            setBusy(false);
-          }
-        }}
+          })
+        }
       >
         Yes, undo it
       </button>
-      <button type="button" class="small" disabled={busy} onClick={() => setAsking(false)}>
+      <button type="button" class="small" disabled={act.busy} onClick={() => setAsking(false)}>
         Keep it
       </button>
-      {error && <ErrorBox error={error} />}
+      {act.error && <ErrorBox error={act.error} />}
     </span>
   );
 }
@@ -392,27 +414,16 @@ async function toClipboard(text: string): Promise<boolean> {
  * When the browser refuses the clipboard, the text is shown selected, ready to copy by hand. */
 function CopyForum({ store, seq }: { store: Store; seq: number }) {
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const act = useAction(store);
   const [note, setNote] = useState<string | null>(null);
   const [manual, setManual] = useState<{ text: string; format: string } | null>(null);
-  const [error, setError] = useState<ErrorReport | null>(null);
-  const box = useRef<HTMLTextAreaElement>(null);
   const id = `forum-${seq}`;
 
-  useEffect(() => {
-    if (manual && box.current) {
-      box.current.focus();
-      box.current.select();
-    }
-  }, [manual]);
-
   async function copy(format: "markdown" | "bbcode") {
-    setBusy(true);
-    setError(null);
     setNote(null);
     setManual(null);
     const name = format === "markdown" ? "Markdown" : "BBCode";
-    try {
+    await act.run(async () => {
       const text = await store.forumPost(seq, format);
       if (await toClipboard(text)) {
         setNote(`Copied as ${name}: paste it into the forum.`);
@@ -420,11 +431,7 @@ function CopyForum({ store, seq }: { store: Store; seq: number }) {
       } else {
         setManual({ text, format: name });
       }
-    } catch (e) {
-      setError(toReport(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -434,10 +441,10 @@ function CopyForum({ store, seq }: { store: Store; seq: number }) {
       </button>
       {open && (
         <span id={id} class="forum-formats" role="group" aria-label={`Forum post of #${seq}`}>
-          <button type="button" class="small" disabled={busy} onClick={() => void copy("markdown")}>
+          <button type="button" class="small" disabled={act.busy} onClick={() => void copy("markdown")}>
             Markdown
           </button>
-          <button type="button" class="small" disabled={busy} onClick={() => void copy("bbcode")}>
+          <button type="button" class="small" disabled={act.busy} onClick={() => void copy("bbcode")}>
             BBCode
           </button>
         </span>
@@ -445,18 +452,28 @@ function CopyForum({ store, seq }: { store: Store; seq: number }) {
       <span class="help forum-note" role="status">
         {note}
       </span>
-      {manual && (
-        <div class="forum-manual">
-          <label class="field">
-            <span class="field-label">Forum post ({manual.format}): the clipboard is not available, copy it from here</span>
-            <textarea ref={box} readOnly rows={6} value={manual.text} onFocus={(e) => e.currentTarget.select()} />
-          </label>
-          <button type="button" class="small" onClick={() => setManual(null)}>
-            Close
-          </button>
-        </div>
-      )}
-      {error && <ErrorBox error={error} />}
+      {manual && <ManualCopy manual={manual} onClose={() => setManual(null)} />}
+      {act.error && <ErrorBox error={act.error} />}
+    </div>
+  );
+}
+
+/** The forum post shown selected, for when the browser refuses the clipboard. */
+function ManualCopy({ manual, onClose }: { manual: { text: string; format: string }; onClose: () => void }) {
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    box.current?.focus();
+    box.current?.select();
+  }, [manual]);
+  return (
+    <div class="forum-manual">
+      <label class="field">
+        <span class="field-label">Forum post ({manual.format}): the clipboard is not available, copy it from here</span>
+        <textarea ref={box} readOnly rows={6} value={manual.text} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      <button type="button" class="small" onClick={onClose}>
+        Close
+      </button>
     </div>
   );
 }
@@ -464,26 +481,19 @@ function CopyForum({ store, seq }: { store: Store; seq: number }) {
 /** Edits one's own post in place: the new wording is a new entry; the original stays. */
 function EditPost({ store, seq, text, onClose }: { store: Store; seq: number; text: string; onClose: () => void }) {
   const [draft, setDraft] = useState(text);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const act = useAction(store);
   const id = `edit-${seq}`;
   return (
     <form
       class="post-edit"
       aria-label={`Edit post #${seq}`}
       noValidate
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
-        setBusy(true);
-        setError(null);
-        try {
+        void act.run(async () => {
           await store.editPost(seq, draft);
           onClose();
-        } catch (err) {
-          setError(toReport(err));
-        } finally {
-          setBusy(false);
-        }
+        });
       }}
     >
       <label for={id} class="visually-hidden">
@@ -491,14 +501,14 @@ function EditPost({ store, seq, text, onClose }: { store: Store; seq: number; te
       </label>
       <textarea id={id} rows={4} value={draft} maxLength={8000} onInput={(e) => setDraft(e.currentTarget.value)} ref={(el) => el?.focus()} />
       <div class="form-actions">
-        <button type="submit" class="small primary" disabled={busy || !draft.trim() || draft === text}>
+        <button type="submit" class="small primary" disabled={act.busy || !draft.trim() || draft === text}>
           Save the edit
         </button>
-        <button type="button" class="small" disabled={busy} onClick={onClose}>
+        <button type="button" class="small" disabled={act.busy} onClick={onClose}>
           Cancel
         </button>
       </div>
-      {error && <ErrorBox error={error} />}
+      {act.error && <ErrorBox error={act.error} />}
     </form>
   );
 }
@@ -518,17 +528,7 @@ function Speaker({ post, actor }: { post: Post; actor: Role | null | undefined }
   );
 }
 
-function LogEntryView({
-  store,
-  unit,
-  view,
-  manifest,
-  labels,
-  me,
-  editable,
-  searchHit,
-  onUndo,
-}: {
+interface EntryProps {
   store: Store;
   unit: Unit;
   view: View;
@@ -538,57 +538,17 @@ function LogEntryView({
   editable: boolean;
   searchHit: Highlight[];
   onUndo?: () => Promise<void>;
-}) {
+}
+
+function LogEntryView({ store, unit, view, manifest, labels, me, editable, searchHit, onUndo }: EntryProps) {
   const [editing, setEditing] = useState(false);
   const entry = unit.entry;
   const now = latest(unit);
   const post = postOf(now);
-  const params = entry.items.filter((i): i is Extract<LogItem, { type: "param" }> => i.type === "param" && i.value !== null && i.value !== undefined);
-  const changes = entry.items.filter((i): i is Extract<LogItem, { type: "change" }> => i.type === "change");
-  const body = entry.items.filter((i) => i.type !== "param" && i.type !== "change" && i.type !== "hidden" && i.type !== "post");
-  const hidden = entry.items.filter((i): i is Extract<LogItem, { type: "hidden" }> => i.type === "hidden");
   const title = entryTitle(entry, labels, manifest);
   const audience = post ? audienceText(post, entry.actor, me) : null;
   const traits: Highlight[] = rolledTraits(entry, manifest).map((t) => ({ text: t.name, cls: `trait-mark trait-${t.param}`, title: `${humanize(t.param)} trait` }));
-  const edited = unit.versions.length > 1;
-
-  const details = (
-    <>
-      {params.length > 0 && (
-        <p class="log-params">
-          {params.map((p, i) => (
-            <span key={i} class="param">
-              <span class="param-name">{humanize(p.name)}</span> {show(p.value, view)}
-              {p.visibility !== "public" && <Vis v={p.visibility} />}
-            </span>
-          ))}
-        </p>
-      )}
-      {body.map((item, i) => {
-        if (item.type === "roll") return <RollView key={i} roll={item.roll} secret={item.visibility} />;
-        if (item.type === "say")
-          return (
-            <p key={i} class="narration">
-              {item.text}
-              {item.visibility !== "public" && <Vis v={item.visibility} />}
-            </p>
-          );
-        if (item.type === "result") return <ResultView key={i} value={item.value} view={view} />;
-        return null;
-      })}
-      {hidden.length > 0 && (
-        <p class="hidden-items">
-          {hidden.map((h, i) => (
-            <span key={i} class="hidden-item" title="Something you may not see">
-              <span aria-hidden="true">🔒</span> {(h as { hidden: string }).hidden}
-            </span>
-          ))}
-        </p>
-      )}
-      {changes.length > 0 && <Changes changes={changes.map((c) => c.change)} view={view} manifest={manifest} />}
-    </>
-  );
-
+  const details = <EntryDetails entry={entry} view={view} manifest={manifest} />;
   const cls = ["log-entry", `kind-${entry.kind}`];
   if (entry.voided_by != null) cls.push("voided");
   if (post) cls.push("has-post");
@@ -596,21 +556,7 @@ function LogEntryView({
 
   return (
     <li class={cls.join(" ")} data-seq={entry.seq}>
-      <header class="log-head">
-        {post ? <Speaker post={post} actor={entry.actor} /> : <span class="log-title">{title}</span>}
-        {entry.voided_by != null && <span class="voided-badge">voided: undone by #{entry.voided_by}</span>}
-        <span class="log-meta">
-          {!post && entry.actor && <span class="actor">{roleName(entry.actor)}</span>}
-          {edited && (
-            <span class="edited" title={`Edited in #${now.seq}`}>
-              edited
-            </span>
-          )}
-          <time dateTime={entry.at} title={`#${entry.seq} · ${entry.at}`}>
-            {time(entry.at)}
-          </time>
-        </span>
-      </header>
+      <EntryHead unit={unit} title={title} />
       {audience && (
         <p class="audience">
           <span class="secret-badge whisper-badge">{audience}</span>
@@ -622,22 +568,7 @@ function LogEntryView({
         ) : (
           <PostText text={post.text} highlights={[...traits, ...searchHit]} />
         ))}
-      {edited && !editing && (
-        <details class="earlier">
-          <summary>Earlier {unit.versions.length === 2 ? "wording" : `wordings (${unit.versions.length - 1})`}</summary>
-          {unit.versions.slice(0, -1).map((v) => {
-            const p = postOf(v);
-            return p ? (
-              <div key={v.seq} class="earlier-version">
-                <span class="muted small">
-                  #{v.seq} · {time(v.at)}
-                </span>
-                <PostText text={p.text} />
-              </div>
-            ) : null;
-          })}
-        </details>
-      )}
+      {unit.versions.length > 1 && !editing && <EarlierWordings unit={unit} />}
       {entry.kind === "post" ? null : post ? (
         <section class="embedded-action" aria-label={title}>
           <h4 class="embedded-title">{title}</h4>
@@ -654,11 +585,102 @@ function LogEntryView({
             </button>
           )}
           {(post || entry.kind === "action") && <CopyForum store={store} seq={now.seq} />}
-          {onUndo && <UndoButton entry={entry} onUndo={onUndo} />}
+          {onUndo && <UndoButton store={store} entry={entry} onUndo={onUndo} />}
         </footer>
       )}
     </li>
   );
+}
+
+/** Who wrote the entry (or what it is), whether it was voided or edited, and when. */
+function EntryHead({ unit, title }: { unit: Unit; title: string }) {
+  const entry = unit.entry;
+  const now = latest(unit);
+  const post = postOf(now);
+  return (
+    <header class="log-head">
+      {post ? <Speaker post={post} actor={entry.actor} /> : <span class="log-title">{title}</span>}
+      {entry.voided_by != null && <span class="voided-badge">voided: undone by #{entry.voided_by}</span>}
+      <span class="log-meta">
+        {!post && entry.actor && <span class="actor">{roleName(entry.actor)}</span>}
+        {unit.versions.length > 1 && (
+          <span class="edited" title={`Edited in #${now.seq}`}>
+            edited
+          </span>
+        )}
+        <time dateTime={entry.at} title={`#${entry.seq} · ${entry.at}`}>
+          {time(entry.at)}
+        </time>
+      </span>
+    </header>
+  );
+}
+
+function EarlierWordings({ unit }: { unit: Unit }) {
+  return (
+    <details class="earlier">
+      <summary>Earlier {unit.versions.length === 2 ? "wording" : `wordings (${unit.versions.length - 1})`}</summary>
+      {unit.versions.slice(0, -1).map((v) => {
+        const p = postOf(v);
+        return p ? (
+          <div key={v.seq} class="earlier-version">
+            <span class="muted small">
+              #{v.seq} · {time(v.at)}
+            </span>
+            <PostText text={p.text} />
+          </div>
+        ) : null;
+      })}
+    </details>
+  );
+}
+
+/** What an action did: its parameters, rolls, narration and result, what the viewer may not
+ * see, and the changes to the table. */
+function EntryDetails({ entry, view, manifest }: { entry: LogEntry; view: View; manifest: Manifest | null }) {
+  const params = entry.items.filter((i): i is Extract<LogItem, { type: "param" }> => i.type === "param" && i.value !== null && i.value !== undefined);
+  const changes = entry.items.filter((i): i is Extract<LogItem, { type: "change" }> => i.type === "change");
+  const body = entry.items.filter((i) => i.type !== "param" && i.type !== "change" && i.type !== "hidden" && i.type !== "post");
+  const hidden = entry.items.filter((i): i is Extract<LogItem, { type: "hidden" }> => i.type === "hidden");
+  return (
+    <>
+      {params.length > 0 && (
+        <p class="log-params">
+          {params.map((p, i) => (
+            <span key={i} class="param">
+              <span class="param-name">{humanize(p.name)}</span> {show(p.value, view)}
+              {p.visibility !== "public" && <Vis v={p.visibility} />}
+            </span>
+          ))}
+        </p>
+      )}
+      {body.map((item, i) => <BodyItem key={i} item={item} view={view} />)}
+      {hidden.length > 0 && (
+        <p class="hidden-items">
+          {hidden.map((h, i) => (
+            <span key={i} class="hidden-item" title="Something you may not see">
+              <span aria-hidden="true">🔒</span> {(h as { hidden: string }).hidden}
+            </span>
+          ))}
+        </p>
+      )}
+      {changes.length > 0 && <Changes changes={changes.map((c) => c.change)} view={view} manifest={manifest} />}
+    </>
+  );
+}
+
+/** A roll, a line of narration or the action's result. */
+function BodyItem({ item, view }: { item: LogItem; view: View }) {
+  if (item.type === "roll") return <RollView roll={item.roll} secret={item.visibility} />;
+  if (item.type === "say")
+    return (
+      <p class="narration">
+        {item.text}
+        {item.visibility !== "public" && <Vis v={item.visibility} />}
+      </p>
+    );
+  if (item.type === "result") return <ResultView value={item.value} view={view} />;
+  return null;
 }
 
 function ResultView({ value, view }: { value: unknown; view: View }) {

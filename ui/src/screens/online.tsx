@@ -1,44 +1,37 @@
 // The GM's Online screen (desktop app): the campaign played in a Matrix room. Link it to a room
 // as the GM's account (the password logs in once and is kept nowhere), seat each player's
 // account, and see whether the referee answers the room — it runs while the campaign is open,
-// starts by itself when a linked campaign is opened, and can be stopped and started here.
+// starts by itself when a linked campaign is opened, and can be stopped and started here. The
+// referee's status comes from the store, which the engine tells whenever it changes.
 
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
-import { usePolled } from "../polling";
-import type { Store } from "../store";
-import { useStore } from "../store";
-import { toReport } from "../transport";
-import type { ErrorReport, Online } from "../contract";
+import { useAction, type Action } from "../calls";
+import type { Store, StatusValue } from "../store";
+import { useStatus, useStore } from "../store";
+import type { Online } from "../contract";
 import { playerNames, time } from "../format";
 import { ErrorBox } from "../ui/errors";
 
+/** Runs a call that answers the referee's status (kept in the store), saying `done` after it;
+ * whether it worked. */
+type Run = (what: () => Promise<StatusValue<"online">>, done?: string) => Promise<boolean>;
+
 export function OnlinePanel({ store }: { store: Store }) {
   const s = useStore(store);
-  const [online, setOnline] = usePolled<Online | null>(() => store.call("online", {}));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  const online = useStatus(store, "online");
+  const act = useAction(store);
   const [said, setSaid] = useState<string | null>(null);
   const [relinking, setRelinking] = useState(false);
 
-  async function run(what: () => Promise<Online | null>, done?: string) {
-    setBusy(true);
-    setError(null);
+  const run: Run = async (what, done) => {
     setSaid(null);
-    try {
-      setOnline(await what());
-      if (done) setSaid(done);
-      return true;
-    } catch (e) {
-      setError(toReport(e));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
+    const ok = (await act.run(() => store.changeStatus("online", what))) !== undefined;
+    if (ok && done) setSaid(done);
+    return ok;
+  };
 
   if (online === undefined) return <p class="muted">Asking…</p>;
-  const players = playerNames(s.gmView ?? s.view);
-
   return (
     <div class="online-panel">
       <h2 class="section-title">Online</h2>
@@ -48,86 +41,52 @@ export function OnlinePanel({ store }: { store: Store }) {
         while the campaign is open. What only one player may see goes to them privately; what only you may see goes nowhere.
       </p>
       {online && !relinking ? (
-        <Linked store={store} online={online} busy={busy} run={run} onRelink={() => setRelinking(true)} />
+        <Linked store={store} online={online} busy={act.busy} run={run} onRelink={() => setRelinking(true)} />
       ) : (
         <LinkForm
           linked={online}
-          busy={busy}
-          onLink={(how) =>
-            void run(() => store.call("online_link", how)).then((ok) => ok && setRelinking(false))
-          }
+          busy={act.busy}
+          onLink={(how) => void run(() => store.call("online_link", how)).then((ok) => ok && setRelinking(false))}
           onCancel={online ? () => setRelinking(false) : undefined}
         />
       )}
-      {online && !relinking && (
-        <SeatForm
-          busy={busy}
-          players={players}
-          onSeat={(user, player) =>
-            run(() => store.call("online_invite", { user, player }), `${user} plays as ${player}: invited to the room, with a direct room for what only they may see.`)
-          }
-        />
-      )}
+      {online && !relinking && <SeatForm busy={act.busy} players={playerNames(s.gmView ?? s.view)} onSeat={seat(store, run)} />}
+      <Said said={said} act={act} />
+    </div>
+  );
+}
+
+/** Seats an account as a player, and says so. */
+function seat(store: Store, run: Run) {
+  return (user: string, player: string) =>
+    run(
+      () => store.call("online_invite", { user, player }),
+      `${user} plays as ${player}: invited to the room, with a direct room for what only they may see.`,
+    );
+}
+
+/** What the last run said, or why it did not work. */
+function Said({ said, act }: { said: string | null; act: Action<never> }) {
+  return (
+    <>
       {said && (
         <p class="help" role="status">
           {said}
         </p>
       )}
-      {error && <ErrorBox error={error} title="That did not work" />}
-    </div>
+      {act.error && <ErrorBox error={act.error} title="That did not work" />}
+    </>
   );
 }
 
-function Linked({
-  store,
-  online,
-  busy,
-  run,
-  onRelink,
-}: {
-  store: Store;
-  online: Online;
-  busy: boolean;
-  run: (what: () => Promise<Online | null>, done?: string) => Promise<boolean>;
-  onRelink: () => void;
-}) {
+function Linked({ store, online, busy, run, onRelink }: { store: Store; online: Online; busy: boolean; run: Run; onRelink: () => void }) {
   return (
     <section class="card online-room" aria-labelledby="online-room-title">
       <h3 id="online-room-title">The room</h3>
-      <dl class="facts">
-        <dt>Room</dt>
-        <dd class="online-room-id">{online.room}</dd>
-        <dt>Referee</dt>
-        <dd>
-          {online.user} on {online.homeserver}
-        </dd>
-        <dt>Answering</dt>
-        <dd class="online-state" role="status">
-          {online.refereeing ? `yes, since ${time(online.since ?? "")}` : "no: requests wait in the room"}
-        </dd>
-      </dl>
+      <RoomFacts online={online} />
       {online.problem && <p class="notice failure online-problem">{online.problem}</p>}
       <h4 id="seats-title">Seats</h4>
-      {online.seats.length === 0 ? (
-        <p class="muted">Nobody is seated yet: seat each player’s Matrix account below.</p>
-      ) : (
-        <table class="players-table seats-table" aria-labelledby="seats-title">
-          <thead>
-            <tr>
-              <th scope="col">Player</th>
-              <th scope="col">Matrix account</th>
-            </tr>
-          </thead>
-          <tbody>
-            {online.seats.map((seat) => (
-              <tr key={seat.user} data-seat={seat.player}>
-                <th scope="row">{seat.player}</th>
-                <td>{seat.user}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <Seats online={online} />
       <div class="row-actions">
         {online.refereeing ? (
           <button type="button" disabled={busy} onClick={() => void run(async () => (await store.call("online_stop", {}), store.call("online", {})))}>
@@ -143,6 +102,45 @@ function Linked({
         </button>
       </div>
     </section>
+  );
+}
+
+function RoomFacts({ online }: { online: Online }) {
+  return (
+    <dl class="facts">
+      <dt>Room</dt>
+      <dd class="online-room-id">{online.room}</dd>
+      <dt>Referee</dt>
+      <dd>
+        {online.user} on {online.homeserver}
+      </dd>
+      <dt>Answering</dt>
+      <dd class="online-state" role="status">
+        {online.refereeing ? `yes, since ${time(online.since ?? "")}` : "no: requests wait in the room"}
+      </dd>
+    </dl>
+  );
+}
+
+function Seats({ online }: { online: Online }) {
+  if (online.seats.length === 0) return <p class="muted">Nobody is seated yet: seat each player’s Matrix account below.</p>;
+  return (
+    <table class="players-table seats-table" aria-labelledby="seats-title">
+      <thead>
+        <tr>
+          <th scope="col">Player</th>
+          <th scope="col">Matrix account</th>
+        </tr>
+      </thead>
+      <tbody>
+        {online.seats.map((seat) => (
+          <tr key={seat.user} data-seat={seat.player}>
+            <th scope="row">{seat.player}</th>
+            <td>{seat.user}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -177,30 +175,10 @@ function LinkForm({
         the session is kept in your own settings folder, never in the campaign file. Leave the room empty to have a new
         private room made; it must not be encrypted.
       </p>
-      <div class="field">
-        <label for="online-homeserver" class="field-label">
-          Homeserver
-        </label>
-        <input id="online-homeserver" value={homeserver} placeholder="https://matrix.example.org" required onInput={(e) => setHomeserver(e.currentTarget.value)} />
-      </div>
-      <div class="field">
-        <label for="online-user" class="field-label">
-          Account
-        </label>
-        <input id="online-user" value={user} placeholder="@gm:example.org" required onInput={(e) => setUser(e.currentTarget.value)} />
-      </div>
-      <div class="field">
-        <label for="online-password" class="field-label">
-          Password
-        </label>
-        <input id="online-password" type="password" autocomplete="current-password" value={password} required onInput={(e) => setPassword(e.currentTarget.value)} />
-      </div>
-      <div class="field">
-        <label for="online-room" class="field-label">
-          Room (optional)
-        </label>
-        <input id="online-room" value={room} placeholder="!abc:example.org or #table:example.org" onInput={(e) => setRoom(e.currentTarget.value)} />
-      </div>
+      <TextField id="online-homeserver" label="Homeserver" value={homeserver} onValue={setHomeserver} placeholder="https://matrix.example.org" required />
+      <TextField id="online-user" label="Account" value={user} onValue={setUser} placeholder="@gm:example.org" required />
+      <TextField id="online-password" label="Password" value={password} onValue={setPassword} type="password" autocomplete="current-password" required />
+      <TextField id="online-room" label="Room (optional)" value={room} onValue={setRoom} placeholder="!abc:example.org or #table:example.org" />
       <button type="submit" class="primary" disabled={busy}>
         {busy ? "Linking…" : "Link"}
       </button>{" "}
@@ -240,26 +218,50 @@ function SeatForm({
     >
       <h3 id="online-seat-title">Seat a player</h3>
       <p class="help">Only this account can act as the player: the homeserver says who sent each message.</p>
-      <div class="field inline">
-        <label for="seat-user" class="field-label">
-          Matrix account
-        </label>
-        <input id="seat-user" value={user} placeholder="@ann:example.org" required onInput={(e) => setUser(e.currentTarget.value)} />
-      </div>
-      <div class="field inline">
-        <label for="seat-player" class="field-label">
-          Plays as
-        </label>
-        <input id="seat-player" list="seat-players" value={player} required onInput={(e) => setPlayer(e.currentTarget.value)} />
+      <TextField id="seat-user" label="Matrix account" inline value={user} onValue={setUser} placeholder="@ann:example.org" required />
+      <TextField id="seat-player" label="Plays as" inline value={player} onValue={setPlayer} list="seat-players" required>
         <datalist id="seat-players">
           {players.map((p) => (
             <option key={p} value={p} />
           ))}
         </datalist>
-      </div>
+      </TextField>
       <button type="submit" disabled={busy}>
         Seat
       </button>
     </form>
+  );
+}
+
+/** A labelled text box, as every box of these forms is laid out (`children` follow the box). */
+function TextField({
+  id,
+  label,
+  inline,
+  value,
+  onValue,
+  children,
+  ...input
+}: {
+  id: string;
+  label: string;
+  inline?: boolean;
+  value: string;
+  onValue: (value: string) => void;
+  placeholder?: string;
+  type?: string;
+  autocomplete?: string;
+  required?: boolean;
+  list?: string;
+  children?: ComponentChildren;
+}) {
+  return (
+    <div class={inline ? "field inline" : "field"}>
+      <label for={id} class="field-label">
+        {label}
+      </label>
+      <input id={id} value={value} {...input} onInput={(e) => onValue(e.currentTarget.value)} />
+      {children}
+    </div>
   );
 }

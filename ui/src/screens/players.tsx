@@ -3,14 +3,15 @@
 // and a QR code, revocable) and whose dice may be typed in by hand.
 
 import { useEffect, useRef, useState } from "preact/hooks";
+import type { ComponentChildren } from "preact";
 import qrcode from "qrcode-generator";
+import { useAction, useCall, type Action } from "../calls";
 import type { Store } from "../store";
-import { useStore } from "../store";
-import { toReport } from "../transport";
-import type { ErrorReport, Invite, NewInvite, Serving } from "../contract";
+import { useStatus, useStore } from "../store";
+import type { Invite, NewInvite, Serving } from "../contract";
 import { playerNames, time } from "../format";
 import { ErrorBox } from "../ui/errors";
-import { Hosting, useServing } from "./hosting";
+import { Hosting } from "./hosting";
 import { ShareCard } from "./sharing";
 
 /** The link a player opens: the table's address with the token after `#join=` (on the
@@ -69,43 +70,11 @@ function NewLink({
   onDone: () => void;
 }) {
   const link = linkFor(made.token, desktop, serving);
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const input = useRef<HTMLInputElement>(null);
   return (
     <section class="card new-link" aria-labelledby="new-link-title">
       <h3 id="new-link-title">Join link for {made.player}</h3>
       {link ? (
-        <>
-          <div class="link-row">
-            <input
-              ref={input}
-              class="link-text"
-              readOnly
-              value={link}
-              aria-label={`Join link for ${made.player}`}
-              onFocus={(e) => e.currentTarget.select()}
-            />
-            <button type="button" class="primary" onClick={async () => setCopied(await copy(link, input.current))}>
-              Copy link
-            </button>
-          </div>
-          {copied === true && <p class="help" role="status">Copied. Send it to {made.player} only.</p>}
-          {copied === false && <p class="help" role="status">Select the link and copy it yourself.</p>}
-          {localOnly(desktop, serving) && (
-            <p class="notice">
-              This link points at this computer only.{" "}
-              {desktop ? (
-                <>For players on other machines, stop hosting and start again for your network.</>
-              ) : (
-                <>
-                  For players on other machines, start the server with <code>--host 0.0.0.0</code>, open the table at this
-                  computer's network address (e.g. http://192.168.1.20:PORT/) and make the link there.
-                </>
-              )}
-            </p>
-          )}
-          <QrCode text={link} label={`QR code of the join link for ${made.player}`} />
-        </>
+        <LinkToSend player={made.player} link={link} localOnly={localOnly(desktop, serving)} desktop={desktop} />
       ) : (
         <p>
           Start hosting above and make the link again, or serve the table with <code>houserule serve</code> and send{" "}
@@ -123,55 +92,78 @@ function NewLink({
   );
 }
 
+/** The link itself: to copy, and as a QR code. */
+function LinkToSend({ player, link, localOnly, desktop }: { player: string; link: string; localOnly: boolean; desktop: boolean }) {
+  const [copied, setCopied] = useState<boolean | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <>
+      <div class="link-row">
+        <input
+          ref={input}
+          class="link-text"
+          readOnly
+          value={link}
+          aria-label={`Join link for ${player}`}
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button type="button" class="primary" onClick={async () => setCopied(await copy(link, input.current))}>
+          Copy link
+        </button>
+      </div>
+      {copied === true && <p class="help" role="status">Copied. Send it to {player} only.</p>}
+      {copied === false && <p class="help" role="status">Select the link and copy it yourself.</p>}
+      {localOnly && <LocalOnlyNotice desktop={desktop} />}
+      <QrCode text={link} label={`QR code of the join link for ${player}`} />
+    </>
+  );
+}
+
+function LocalOnlyNotice({ desktop }: { desktop: boolean }) {
+  return (
+    <p class="notice">
+      This link points at this computer only.{" "}
+      {desktop ? (
+        <>For players on other machines, stop hosting and start again for your network.</>
+      ) : (
+        <>
+          For players on other machines, start the server with <code>--host 0.0.0.0</code>, open the table at this
+          computer's network address (e.g. http://192.168.1.20:PORT/) and make the link there.
+        </>
+      )}
+    </p>
+  );
+}
+
 export function PlayersPanel({ store }: { store: Store }) {
   const s = useStore(store);
-  const [invites, setInvites] = useState<Invite[]>([]);
+  const act = useAction(store);
+  const invites = useCall(store, "invites", {});
   const [made, setMade] = useState<NewInvite | null>(null);
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ErrorReport | null>(null);
+  // A name nobody plays under yet is a new player: asked, so "Ann" for "ann" is not a quiet mistake.
+  const [asking, setAsking] = useState<string | null>(null);
   const view = s.gmView ?? s.view;
   const typed = view?.typed_dice ?? [];
   const desktop = s.host === "desktop";
-  const [serving, setServing] = useServing(store);
-  // A box just ticked shows ticked until the table says so (or the call fails).
-  const [pending, setPending] = useState<Record<string, boolean>>({});
-  useEffect(() => {
-    setPending((old) => Object.fromEntries(Object.entries(old).filter(([p, want]) => typed.includes(p) !== want)));
-  }, [typed.join(",")]);
-
-  async function run<T>(f: () => Promise<T>): Promise<T | undefined> {
-    setBusy(true);
-    setError(null);
-    try {
-      return await f();
-    } catch (e) {
-      setError(toReport(e));
-      return undefined;
-    } finally {
-      setBusy(false);
-    }
-  }
-  const reload = () => run(async () => setInvites(await store.call("invites", {})));
-  useEffect(() => {
-    void reload();
-  }, []);
+  const serving = useStatus(store, "serving") ?? null;
+  const list = invites.value ?? [];
+  const names = [...new Set([...playerNames(view), ...list.map((i) => i.player), ...typed])].sort((a, b) => a.localeCompare(b));
+  const busy = act.busy || invites.loading;
+  const error = act.error ?? invites.error;
 
   async function invite(player: string) {
     setAsking(null);
-    const link = await run(() => store.call("invite", { player }));
-    if (link) {
-      setMade(link);
-      setName("");
-      await reload();
-    }
+    const link = await act.call("invite", { player });
+    if (!link) return;
+    setMade(link);
+    setName("");
+    await invites.reload();
   }
-
-  const names = [...new Set([...playerNames(view), ...invites.map((i) => i.player), ...typed])].sort((a, b) => a.localeCompare(b));
-  // A name nobody plays under yet is a new player: asked, so "Ann" for "ann" is not a quiet mistake.
-  const [asking, setAsking] = useState<string | null>(null);
+  const revoke = async (player: string) => {
+    if ((await act.call("revoke_invite", { player })) !== undefined) await invites.reload();
+  };
   const ask = (player: string) => (names.includes(player) ? void invite(player) : setAsking(player));
-  const near = asking ? names.find((n) => n.toLowerCase() === asking.toLowerCase()) : undefined;
 
   return (
     <div class="players-panel">
@@ -180,128 +172,168 @@ export function PlayersPanel({ store }: { store: Store }) {
         Each player joins with a link of their own. Nobody can act as a player without that player's link; you can end a link
         at any time.
       </p>
-      <Hosting store={store} desktop={desktop} serving={serving} onChange={setServing} onRemoved={() => void reload()} />
+      <Hosting store={store} desktop={desktop} serving={serving} onRemoved={() => void invites.reload()} />
       {made && <NewLink made={made} desktop={desktop} serving={serving} onDone={() => setMade(null)} />}
-      <form
-        class="card invite-form"
-        aria-labelledby="invite-title"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (name.trim()) ask(name.trim());
-        }}
-      >
-        <h3 id="invite-title">Invite a player</h3>
-        <div class="field inline">
-          <label for="invite-name" class="field-label">
-            Player name
-          </label>
-          <input
-            id="invite-name"
-            value={name}
-            maxLength={64}
-            autoComplete="off"
-            aria-describedby="invite-name-help"
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-          <button type="submit" class="primary" disabled={busy || !name.trim()}>
-            Make a join link
-          </button>
-        </div>
-        <span id="invite-name-help" class="help">
-          The name their characters are owned by, e.g. “ann”.
-        </span>
-        {asking && (
-          <div class="confirm" role="group" aria-label="New player?">
-            <p>
-              Nobody plays as “{asking}” at this table yet{near ? <> — did you mean <strong>{near}</strong>? Names are exact</> : null}. Make a
-              link for a new player “{asking}”, who owns nothing yet?
-            </p>
-            {near && (
-              <button type="button" class="primary" onClick={() => void invite(near)}>
-                Link for {near}
-              </button>
-            )}{" "}
-            <button type="button" class={near ? "" : "primary"} onClick={() => void invite(asking)}>
-              Yes, a new player
-            </button>{" "}
-            <button type="button" onClick={() => setAsking(null)}>
-              Cancel
-            </button>
-          </div>
-        )}
-      </form>
+      <InviteForm name={name} onName={setName} busy={busy} onAsk={ask}>
+        {asking && <NewPlayerQuestion asking={asking} names={names} onPick={(p) => void invite(p)} onCancel={() => setAsking(null)} />}
+      </InviteForm>
       {error && <ErrorBox error={error} />}
-      {names.length > 0 && (
-        <table class="players-table">
-          <thead>
-            <tr>
-              <th scope="col">Player</th>
-              <th scope="col">Join link</th>
-              <th scope="col">Dice by hand</th>
-              <th scope="col">
-                <span class="visually-hidden">Link actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {names.map((p) => {
-              const inv = invites.find((i) => i.player === p);
-              return (
-                <tr key={p} data-player={p}>
-                  <th scope="row">{p}</th>
-                  <td>
-                    {inv ? (
-                      <span>
-                        made {time(inv.created)}
-                        {inv.last_used ? `, last used ${time(inv.last_used)}` : ", not used yet"}
-                      </span>
-                    ) : (
-                      <span class="muted">none</span>
-                    )}
-                  </td>
-                  <td>
-                    <label class="check">
-                      <input
-                        type="checkbox"
-                        checked={pending[p] ?? typed.includes(p)}
-                        disabled={busy}
-                        onChange={(e) => {
-                          const allowed = e.currentTarget.checked;
-                          setPending((old) => ({ ...old, [p]: allowed }));
-                          void run(() => store.call("allow_typed_dice", { player: p, allowed })).then((done) => {
-                            if (done === undefined) setPending(({ [p]: _, ...rest }) => rest);
-                          });
-                        }}
-                      />{" "}
-                      may type in their own dice
-                    </label>
-                  </td>
-                  <td class="row-actions">
-                    <button type="button" disabled={busy} onClick={() => void invite(p)}>
-                      {inv ? "New link" : "Make link"}
-                    </button>
-                    {inv && (
-                      <button
-                        type="button"
-                        disabled={busy}
-                        onClick={() =>
-                          void run(async () => {
-                            await store.call("revoke_invite", { player: p });
-                            await reload();
-                          })
-                        }
-                      >
-                        Revoke
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      {names.length > 0 && <PlayersTable names={names} invites={list} typed={typed} act={act} busy={busy} invite={invite} revoke={revoke} />}
       {desktop && <ShareCard store={store} players={names} file={s.file} />}
     </div>
+  );
+}
+
+/** A player's name and "Make a join link" (`children`: the question about a new name). */
+function InviteForm({
+  name,
+  onName,
+  busy,
+  onAsk,
+  children,
+}: {
+  name: string;
+  onName: (name: string) => void;
+  busy: boolean;
+  onAsk: (player: string) => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <form
+      class="card invite-form"
+      aria-labelledby="invite-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (name.trim()) onAsk(name.trim());
+      }}
+    >
+      <h3 id="invite-title">Invite a player</h3>
+      <div class="field inline">
+        <label for="invite-name" class="field-label">
+          Player name
+        </label>
+        <input
+          id="invite-name"
+          value={name}
+          maxLength={64}
+          autoComplete="off"
+          aria-describedby="invite-name-help"
+          onInput={(e) => onName(e.currentTarget.value)}
+        />
+        <button type="submit" class="primary" disabled={busy || !name.trim()}>
+          Make a join link
+        </button>
+      </div>
+      <span id="invite-name-help" class="help">
+        The name their characters are owned by, e.g. “ann”.
+      </span>
+      {children}
+    </form>
+  );
+}
+
+function NewPlayerQuestion({ asking, names, onPick, onCancel }: { asking: string; names: string[]; onPick: (player: string) => void; onCancel: () => void }) {
+  const near = names.find((n) => n.toLowerCase() === asking.toLowerCase());
+  return (
+    <div class="confirm" role="group" aria-label="New player?">
+      <p>
+        Nobody plays as “{asking}” at this table yet{near ? <> — did you mean <strong>{near}</strong>? Names are exact</> : null}. Make a
+        link for a new player “{asking}”, who owns nothing yet?
+      </p>
+      {near && (
+        <button type="button" class="primary" onClick={() => onPick(near)}>
+          Link for {near}
+        </button>
+      )}{" "}
+      <button type="button" class={near ? "" : "primary"} onClick={() => onPick(asking)}>
+        Yes, a new player
+      </button>{" "}
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+interface RowActions {
+  act: Action<never>;
+  busy: boolean;
+  invite: (player: string) => Promise<void>;
+  revoke: (player: string) => Promise<void>;
+}
+
+/** Every player: their join link, whether they may type in their dice, and the link's buttons. */
+function PlayersTable({ names, invites, typed, ...actions }: { names: string[]; invites: Invite[]; typed: string[] } & RowActions) {
+  // A box just ticked shows ticked until the table says so (or the call fails).
+  const [pending, setPending] = useState<Record<string, boolean>>({});
+  useEffect(() => {
+    setPending((old) => Object.fromEntries(Object.entries(old).filter(([p, want]) => typed.includes(p) !== want)));
+  }, [typed.join(",")]);
+  const allow = (player: string, allowed: boolean) => {
+    setPending((old) => ({ ...old, [player]: allowed }));
+    void actions.act.call("allow_typed_dice", { player, allowed }).then((done) => {
+      if (done === undefined) setPending(({ [player]: _, ...rest }) => rest);
+    });
+  };
+  return (
+    <table class="players-table">
+      <thead>
+        <tr>
+          <th scope="col">Player</th>
+          <th scope="col">Join link</th>
+          <th scope="col">Dice by hand</th>
+          <th scope="col">
+            <span class="visually-hidden">Link actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {names.map((p) => (
+          <PlayerRow key={p} player={p} inv={invites.find((i) => i.player === p)} typed={pending[p] ?? typed.includes(p)} onAllow={allow} {...actions} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function PlayerRow({
+  player,
+  inv,
+  typed,
+  onAllow,
+  busy,
+  invite,
+  revoke,
+}: { player: string; inv: Invite | undefined; typed: boolean; onAllow: (player: string, allowed: boolean) => void } & RowActions) {
+  return (
+    <tr data-player={player}>
+      <th scope="row">{player}</th>
+      <td>
+        {inv ? (
+          <span>
+            made {time(inv.created)}
+            {inv.last_used ? `, last used ${time(inv.last_used)}` : ", not used yet"}
+          </span>
+        ) : (
+          <span class="muted">none</span>
+        )}
+      </td>
+      <td>
+        <label class="check">
+          <input type="checkbox" checked={typed} disabled={busy} onChange={(e) => onAllow(player, e.currentTarget.checked)} />{" "}
+          may type in their own dice
+        </label>
+      </td>
+      <td class="row-actions">
+        <button type="button" disabled={busy} onClick={() => void invite(player)}>
+          {inv ? "New link" : "Make link"}
+        </button>
+        {inv && (
+          <button type="button" disabled={busy} onClick={() => void revoke(player)}>
+            Revoke
+          </button>
+        )}
+      </td>
+    </tr>
   );
 }

@@ -3,31 +3,24 @@
 // play-by-post text of an event is on each log entry ("Copy as a post").
 
 import { useState } from "preact/hooks";
+import { useAction } from "../calls";
 import type { Store } from "../store";
-import { toReport } from "../transport";
-import type { ErrorReport, ShareReport } from "../contract";
+import type { ShareReport } from "../contract";
 import { ErrorBox } from "../ui/errors";
 
 export function ShareCard({ store, players, file }: { store: Store; players: string[]; file: string | null }) {
   const [player, setPlayer] = useState("");
-  const [busy, setBusy] = useState(false);
+  const act = useAction(store);
   const [done, setDone] = useState<ShareReport | null>(null);
-  const [error, setError] = useState<ErrorReport | null>(null);
   const base = (file ?? "campaign.houserule").replace(/^.*[\\/]/, "").replace(/\.houserule$/, "");
 
   async function save(forPlayer: string | null) {
-    setError(null);
+    act.fail(null);
     setDone(null);
     const path = await store.transport.chooseNewCampaignPath(forPlayer ? `${base}-for-${forPlayer}.houserule` : `${base}-copy.houserule`);
     if (!path) return;
-    setBusy(true);
-    try {
-      setDone(await store.call("share_copy", { path, player: forPlayer }));
-    } catch (e) {
-      setError(toReport(e));
-    } finally {
-      setBusy(false);
-    }
+    const report = await act.call("share_copy", { path, player: forPlayer });
+    if (report) setDone(report);
   }
 
   return (
@@ -49,7 +42,7 @@ export function ShareCard({ store, players, file }: { store: Store; players: str
             </option>
           ))}
         </select>
-        <button type="button" disabled={busy} onClick={() => void save(player || null)}>
+        <button type="button" disabled={act.busy} onClick={() => void save(player || null)}>
           Save a copy…
         </button>
       </div>
@@ -58,7 +51,7 @@ export function ShareCard({ store, players, file }: { store: Store; players: str
           Saved {done.path} ({done.events} events{done.redacted_items ? `, ${done.redacted_items} items left out` : ""}).
         </p>
       )}
-      {error && <ErrorBox error={error} />}
+      {act.error && <ErrorBox error={act.error} />}
     </section>
   );
 }

@@ -3,8 +3,9 @@
 // players (join links and dice by hand), or the balance lab.
 
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { Store } from "../store";
+import type { State, Store } from "../store";
 import { useStore } from "../store";
+import type { Diagnostic, View } from "../contract";
 import { playerNames, roleName } from "../format";
 import { Board } from "./board";
 import { ActionsPanel } from "./actions";
@@ -37,79 +38,26 @@ export function TableScreen({ store }: { store: Store }) {
   const s = useStore(store);
   const gm = s.role === "gm";
   const [tab, setTab] = useState<Tab>("table");
-  const [pane, setPane] = useState<Pane>("table");
   const [rulesOpened, setRulesOpened] = useState(false);
   const openTab = (t: Tab) => {
     if (t === "rules") setRulesOpened(true);
     setTab(t);
   };
-  const players = playerNames(s.gmView ?? s.view);
-  if (gm && s.viewAs !== "gm" && !players.includes(roleName(s.viewAs))) players.push(roleName(s.viewAs));
-  const labels = useMemo(() => {
-    const out: Record<string, string> = {};
-    for (const [k, a] of Object.entries(s.manifest?.actions ?? {})) if (a.label) out[k] = a.label;
-    for (const a of s.actions) out[a.name] = a.label;
-    return out;
-  }, [s.manifest, s.actions]);
   const previewing = gm && s.viewAs !== "gm" ? roleName(s.viewAs) : null;
-  // One panel at a time on a narrow screen (the same width as the stylesheet's).
-  const narrow = useMedia("(max-width: 960px)");
-  const logShown = tab === "table" && (!narrow || pane === "log");
-  const campaign = s.campaign!;
 
   return (
     <div class={`table-screen ${previewing ? "previewing" : ""}`}>
       <header class="topbar">
         <div class="title">
           <span class="brand small-brand">Houserule</span>
-          <h1>{campaign.name || "Campaign"}</h1>
+          <h1>{s.campaign!.name || "Campaign"}</h1>
           <span class="ruleset-tag">
-            {campaign.ruleset.name} <span class="muted">v{campaign.ruleset.version}</span>
+            {s.campaign!.ruleset.name} <span class="muted">v{s.campaign!.ruleset.version}</span>
           </span>
         </div>
-        {gm && (
-          <div class="tabs" role="tablist" aria-label="Screens">
-            <button type="button" role="tab" aria-selected={tab === "table"} onClick={() => openTab("table")}>
-              Table
-            </button>
-            <button type="button" role="tab" aria-selected={tab === "rules"} onClick={() => openTab("rules")}>
-              House rules
-            </button>
-            <button type="button" role="tab" aria-selected={tab === "players"} onClick={() => openTab("players")}>
-              Players
-            </button>
-            {s.host === "desktop" && (
-              <button type="button" role="tab" aria-selected={tab === "online"} onClick={() => openTab("online")}>
-                Online
-              </button>
-            )}
-            <button type="button" role="tab" aria-selected={tab === "balance"} onClick={() => openTab("balance")}>
-              Balance
-            </button>
-          </div>
-        )}
-        <div class="who">
-          {s.loading && <span class="spinner" role="status" aria-label="Updating" />}
-          {gm ? (
-            <label class="field inline view-as">
-              <span class="field-label">View as</span>
-              <select value={s.viewAs} onChange={(e) => void store.setViewAs(e.currentTarget.value)}>
-                <option value="gm">GM (everything)</option>
-                {players.map((p) => (
-                  <option key={p} value={`player:${p}`}>
-                    {p}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : (
-            <span class="you" aria-label="You are">
-              {roleName(s.role)}
-            </span>
-          )}
-        </div>
+        {gm && <Tabs tab={tab} desktop={s.host === "desktop"} onTab={openTab} />}
+        <Who store={store} state={s} />
       </header>
-
       {previewing && (
         <div class="preview-banner" role="status">
           You are looking at the table as <strong>{previewing}</strong> sees it; actions here are taken as {previewing}.{" "}
@@ -118,77 +66,160 @@ export function TableScreen({ store }: { store: Store }) {
           </button>
         </div>
       )}
-      {gm && tab === "table" && s.reloadProblems && s.reloadProblems.length > 0 && (
-        <div class="notice failure banner" role="alert">
-          <strong class="notice-title">Edited rules did not load; the table keeps playing with the previous rules.</strong>
-          <Diagnostics items={s.reloadProblems} />
-          <button type="button" class="small" onClick={() => store.dismissProblems()}>
-            Dismiss
-          </button>
-        </div>
-      )}
+      {gm && tab === "table" && s.reloadProblems && s.reloadProblems.length > 0 && <ReloadProblems store={store} problems={s.reloadProblems} />}
       {s.loadError && <ErrorBox error={s.loadError} title="Could not update the table" />}
+      {gm && <GmScreens store={store} tab={tab} rulesOpened={rulesOpened} />}
+      <div class="play-wrap" hidden={tab !== "table"}>
+        <Play store={store} state={s} tab={tab} previewing={previewing} />
+      </div>
+    </div>
+  );
+}
 
-      {gm && rulesOpened && (
+function Tabs({ tab, desktop, onTab }: { tab: Tab; desktop: boolean; onTab: (t: Tab) => void }) {
+  const button = (t: Tab, label: string) => (
+    <button type="button" role="tab" aria-selected={tab === t} onClick={() => onTab(t)}>
+      {label}
+    </button>
+  );
+  return (
+    <div class="tabs" role="tablist" aria-label="Screens">
+      {button("table", "Table")}
+      {button("rules", "House rules")}
+      {button("players", "Players")}
+      {desktop && button("online", "Online")}
+      {button("balance", "Balance")}
+    </div>
+  );
+}
+
+/** Who is looking: the GM's view switch (a player's view to preview), or a player's name. */
+function Who({ store, state: s }: { store: Store; state: State }) {
+  const players = playerNames(s.gmView ?? s.view);
+  if (s.role === "gm" && s.viewAs !== "gm" && !players.includes(roleName(s.viewAs))) players.push(roleName(s.viewAs));
+  return (
+    <div class="who">
+      {s.loading && <span class="spinner" role="status" aria-label="Updating" />}
+      {s.role === "gm" ? (
+        <label class="field inline view-as">
+          <span class="field-label">View as</span>
+          <select value={s.viewAs} onChange={(e) => void store.setViewAs(e.currentTarget.value)}>
+            <option value="gm">GM (everything)</option>
+            {players.map((p) => (
+              <option key={p} value={`player:${p}`}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <span class="you" aria-label="You are">
+          {roleName(s.role)}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function ReloadProblems({ store, problems }: { store: Store; problems: Diagnostic[] }) {
+  return (
+    <div class="notice failure banner" role="alert">
+      <strong class="notice-title">Edited rules did not load; the table keeps playing with the previous rules.</strong>
+      <Diagnostics items={problems} />
+      <button type="button" class="small" onClick={() => store.dismissProblems()}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+/** The GM's other screens: the house rules stay mounted once opened (the editor keeps what is
+ * typed), the others show while their tab is picked. */
+function GmScreens({ store, tab, rulesOpened }: { store: Store; tab: Tab; rulesOpened: boolean }) {
+  return (
+    <>
+      {rulesOpened && (
         <div class="rules-wrap" hidden={tab !== "rules"}>
           <HouseRules store={store} />
         </div>
       )}
-      {gm && tab === "players" && (
+      {tab === "players" && (
         <div class="players-wrap">
           <PlayersPanel store={store} />
         </div>
       )}
-      {gm && tab === "online" && (
+      {tab === "online" && (
         <div class="online-wrap">
           <OnlinePanel store={store} />
         </div>
       )}
-      {gm && tab === "balance" && (
+      {tab === "balance" && (
         <div class="balance-wrap">
           <BalanceLab store={store} />
         </div>
       )}
-      <div class="play-wrap" hidden={tab !== "table"}>
-        <nav class="panes" aria-label="Panels">
-          {(["table", "actions", "log"] as Pane[]).map((p) => (
-            <button key={p} type="button" aria-pressed={pane === p} onClick={() => setPane(p)}>
-              {p === "table" ? "Table" : p === "actions" ? "Actions" : "Log"}
-            </button>
-          ))}
-        </nav>
-        {s.view ? (
-          <div class={`play pane-${pane}`}>
-            <aside class="col col-actions" aria-label="Actions">
-              <ActionsPanel key={s.viewAs} store={store} actions={s.actions} view={s.view} previewing={previewing} />
-            </aside>
-            <main class="col col-table" aria-label="Table">
-              <Board view={s.view} manifest={s.manifest} />
-            </main>
-            <aside class="col col-log" aria-label="Log panel">
-              <LogPanel
-                store={store}
-                log={s.log}
-                view={s.view}
-                manifest={s.manifest}
-                labels={labels}
-                hasOlder={s.hasOlder}
-                onOlder={() => store.loadOlder()}
-                onUndo={gm ? () => store.undo() : undefined}
-                me={s.viewAs}
-                shown={logShown}
-                unreadAfter={s.unreadAfter}
-              >
-                <PostBox key={s.viewAs} store={store} view={s.view} actions={s.actions} active={tab === "table"} />
-              </LogPanel>
-            </aside>
-          </div>
-        ) : (
-          <p class="muted loading-table" role="status">
-            <span class="spinner" /> Setting the table…
-          </p>
-        )}
-      </div>
-    </div>
+    </>
+  );
+}
+
+/** Actions | table | log side by side, or one at a time on a narrow screen. */
+function Play({ store, state: s, tab, previewing }: { store: Store; state: State; tab: Tab; previewing: string | null }) {
+  const [pane, setPane] = useState<Pane>("table");
+  // One panel at a time on a narrow screen (the same width as the stylesheet's).
+  const narrow = useMedia("(max-width: 960px)");
+  return (
+    <>
+      <nav class="panes" aria-label="Panels">
+        {(["table", "actions", "log"] as Pane[]).map((p) => (
+          <button key={p} type="button" aria-pressed={pane === p} onClick={() => setPane(p)}>
+            {p === "table" ? "Table" : p === "actions" ? "Actions" : "Log"}
+          </button>
+        ))}
+      </nav>
+      {s.view ? (
+        <div class={`play pane-${pane}`}>
+          <aside class="col col-actions" aria-label="Actions">
+            <ActionsPanel key={s.viewAs} store={store} actions={s.actions} view={s.view} previewing={previewing} />
+          </aside>
+          <main class="col col-table" aria-label="Table">
+            <Board view={s.view} manifest={s.manifest} />
+          </main>
+          <aside class="col col-log" aria-label="Log panel">
+            <Log store={store} state={s} view={s.view} shown={tab === "table" && (!narrow || pane === "log")} active={tab === "table"} />
+          </aside>
+        </div>
+      ) : (
+        <p class="muted loading-table" role="status">
+          <span class="spinner" /> Setting the table…
+        </p>
+      )}
+    </>
+  );
+}
+
+function Log({ store, state: s, view, shown, active }: { store: Store; state: State; view: View; shown: boolean; active: boolean }) {
+  const gm = s.role === "gm";
+  const labels = useMemo(() => {
+    const out: Record<string, string> = {};
+    for (const [k, a] of Object.entries(s.manifest?.actions ?? {})) if (a.label) out[k] = a.label;
+    for (const a of s.actions) out[a.name] = a.label;
+    return out;
+  }, [s.manifest, s.actions]);
+  return (
+    <LogPanel
+      store={store}
+      log={s.log}
+      view={view}
+      manifest={s.manifest}
+      labels={labels}
+      hasOlder={s.hasOlder}
+      onOlder={() => store.loadOlder()}
+      onUndo={gm ? () => store.undo() : undefined}
+      me={s.viewAs}
+      shown={shown}
+      unreadAfter={s.unreadAfter}
+    >
+      <PostBox key={s.viewAs} store={store} view={view} actions={s.actions} active={active} />
+    </LogPanel>
   );
 }
