@@ -214,7 +214,8 @@ enum Command {
         /// Faces rolled by hand instead of generated ones.
         #[arg(long, allow_hyphen_values = true)]
         dice: Option<String>,
-        /// Roll the expression this many times (at most 100000).
+        /// Roll the expression this many times (at most 100000). Each roll is listed when there are
+        /// at most 20 (1000 with --json); the statistics of their totals are always given.
         #[arg(long, default_value_t = 1)]
         times: u32,
         /// Read the expression as this dialect does: houserule (default) or roll20.

@@ -24,7 +24,8 @@ pub struct Created {
     pub campaign: CampaignInfo,
 }
 
-/// Summary statistics of repeated rolls.
+/// Summary statistics of the totals of repeated rolls (a total is the whole expression:
+/// successes with any arithmetic around them).
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RollStats {
     pub min: i64,
@@ -39,7 +40,8 @@ pub struct RollStats {
 pub struct Rolled {
     pub expr: String,
     pub times: u32,
-    /// The rolls (the first 1000 when there are more).
+    /// Every roll, when there are at most 1000 of them; none when there are more (the statistics
+    /// sum them up).
     pub rolls: Vec<Roll>,
     pub stats: RollStats,
 }

@@ -171,8 +171,8 @@ mod tests {
         assert!(e.contains("0 to 1"), "{e}");
         let e = lines(&json!([{}, {}, {}, {}, {}]), Dialect::Houserule).unwrap_err();
         assert!(e.contains("at most 4"), "{e}");
-        let e = lines(&json!({"expr": "2d6>=7"}), Dialect::Houserule).unwrap_err();
-        assert!(e.contains("cs>=7"), "{e}");
+        let e = lines(&json!({"expr": "2d6>7"}), Dialect::Houserule).unwrap_err();
+        assert!(e.contains("'>=7'"), "{e}");
     }
 
     #[test]

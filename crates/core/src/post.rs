@@ -134,10 +134,7 @@ fn face(die: &Die, f: PostFormat) -> String {
 fn roll_line(roll: &Roll, f: PostFormat) -> String {
     let label = roll.label.as_ref().map(|l| format!("{}: ", f.italic(&f.text(l)))).unwrap_or_default();
     let faces: Vec<String> = roll.dice().map(|d| face(d, f)).collect();
-    let result = match roll.successes {
-        Some(s) => format!("{s} success{}", if s == 1 { "" } else { "es" }),
-        None => roll.total.to_string(),
-    };
+    let result = roll.result();
     let source = if roll.source == RollSource::Forced { " — dice rolled by hand" } else { "" };
     format!("{label}{} [{}] = {}{source}", f.text(&roll.expr), faces.join(", "), f.bold(&result))
 }

@@ -3,6 +3,8 @@
 //! dice can fall where that is small, by a chi-square test on seeded rolls otherwise. A
 //! property test shows that any expression parses and rolls within the limits.
 
+mod support;
+
 use houserule_core::dice::odds::{self, Method};
 use houserule_core::dice::{
     self, parse_in, roll, Dialect, DiceError, DiceSource, Forced, RollSource, SeededStream, Sides,
@@ -13,55 +15,11 @@ use std::collections::BTreeMap;
 const H: Dialect = Dialect::Houserule;
 const R: Dialect = Dialect::Roll20;
 
-/// A source that walks every sequence of faces, one roll at a time.
-struct Walk {
-    path: Vec<(u32, u32)>,
-    pos: usize,
-    limit: usize,
-}
-
-impl DiceSource for Walk {
-    fn face(&mut self, sides: Sides) -> Result<i64, DiceError> {
-        if self.pos == self.path.len() {
-            if self.pos >= self.limit {
-                return Err(DiceError::general("deeper than the walk goes"));
-            }
-            self.path.push((0, sides.faces()));
-        }
-        let (c, _) = self.path[self.pos];
-        self.pos += 1;
-        Ok(sides.min() + i64::from(c))
-    }
-}
-
 /// The distribution of the roller's totals over every way the dice can fall (sequences longer
 /// than `limit` faces are left out; their chance is returned second).
 fn walk(expr: &str, dialect: Dialect, limit: usize) -> (BTreeMap<i64, f64>, f64) {
-    let e = parse_in(expr, dialect).unwrap();
-    let mut dist = BTreeMap::new();
-    let mut lost = 0.0;
-    let mut path = Vec::new();
-    loop {
-        let mut w = Walk { path, pos: 0, limit };
-        let result = roll(&e, &mut w, RollSource::Forced);
-        path = w.path;
-        path.truncate(w.pos);
-        let p: f64 = path.iter().map(|(_, n)| 1.0 / f64::from(*n)).product();
-        match result {
-            Ok(r) => *dist.entry(r.total).or_insert(0.0) += p,
-            Err(_) => lost += p,
-        }
-        loop {
-            match path.pop() {
-                Some((c, n)) if c + 1 < n => {
-                    path.push((c + 1, n));
-                    break;
-                }
-                Some(_) => continue,
-                None => return (dist, lost),
-            }
-        }
-    }
+    let w = support::walk(expr, dialect, limit, usize::MAX).expect("a walk without a limit on sequences ends");
+    (w.totals, w.lost)
 }
 
 /// `odds` is exact for `expr` and matches every way the dice fall, to `tolerance`.
@@ -154,9 +112,10 @@ fn penetrating_extra_dice_count_one_less() {
 
 #[test]
 fn reroll_and_reroll_once_differ_by_dialect_where_they_conflict() {
-    assert_eq!(forced("4d6r<2", R, &[1, 1, 5, 3, 4, 2]).total, 14, "Roll20's r rerolls the second 1 too");
+    assert_eq!(forced("4d6r<2", R, &[1, 2, 5, 3, 4, 2, 6]).total, 18, "Roll20's r<2 rerolls 1s and 2s until neither");
     assert_eq!(forced("4d6r<2", H, &[1, 1, 3, 4, 2]).total, 10, "Houserule's r (as Foundry's) rerolls once");
-    assert_eq!(forced("4d6ro<2", R, &[1, 1, 3, 4, 2]).total, 10, "ro rerolls once in both");
+    assert_eq!(forced("4d6ro<2", R, &[1, 1, 3, 4, 2, 5]).total, 13, "ro rerolls once (Roll20's <2 takes in the 2)");
+    assert_eq!(forced("4d6ro1", H, &[1, 1, 3, 4, 2]).total, 10, "ro rerolls once in both");
     assert_eq!(forced("4d6rr1", H, &[1, 1, 5, 3, 4, 2]).total, 14, "rr rerolls until it holds no more in both");
     let r = forced("1d6r<2", R, &[1, 4]);
     assert!(r.terms[0].dice[0].rerolled && !r.terms[0].dice[0].kept, "the rerolled face stays in the roll");
@@ -236,16 +195,91 @@ fn existing_forms_read_as_before() {
     assert_eq!(r.successes, Some(2));
 }
 
+// ---- the cases: groups with numbers, counts with arithmetic, Roll20's comparisons ----
+
+#[test]
+fn a_group_that_keeps_a_plain_number_totals_it() {
+    assert_eq!(forced("{1d4, 4}kh1", H, &[2]).total, 4, "the 4 beats a 2");
+    assert_eq!(forced("{1d6, 3}kh1", H, &[1]).total, 3);
+    assert_eq!(forced("{1d20+5, 15}kl1", R, &[17]).total, 15, "15 is lower than 22");
+    assert_eq!(forced("{1d4, 2}cs>=2", H, &[1]).total, 1, "the 2 is counted as a roll of its own");
+    let r = forced("{1d4, 4}kh1", H, &[2]);
+    assert!(!r.terms[0].dice[0].kept, "the d4's roll is dropped: {}", r.summary());
+}
+
+#[test]
+fn a_success_count_keeps_the_arithmetic_around_it() {
+    let r = forced("3d6cs>=4+2", H, &[4, 5, 1]);
+    assert_eq!((r.total, r.successes), (4, Some(2)), "two successes and 2");
+    assert_eq!(r.summary(), "3d6cs>=4+2 [4, 5, 1] = 4 (2 successes) (forced)");
+    assert_eq!(forced("3d6cs>=4+1d4", H, &[4, 5, 1, 3]).total, 5, "the d4 is rolled and added");
+    assert_eq!(
+        forced("7d6cs>=4", H, &[4, 5, 6, 1, 2, 3, 4]).summary(),
+        "7d6cs>=4 [4, 5, 6, 1, 2, 3, 4] = 4 successes (forced)"
+    );
+    let o = odds::odds(&parse_in("3d6cs>=4+2", H).unwrap());
+    assert_eq!(
+        (o.table.first().map(|t| t.0), o.table.last().map(|t| t.0)),
+        (Some(2), Some(5)),
+        "odds of the total too"
+    );
+}
+
+#[test]
+fn roll20_reads_every_comparison_as_taking_in_its_number() {
+    assert_eq!(forced("10d10>8", R, &[8; 10]).total, 10, "ten 8s are ten successes");
+    assert_eq!(forced("10d6<4", R, &[4; 10]).total, 10, "ten 4s are ten successes");
+    assert_eq!(forced("3d6!>4", R, &[4, 1, 5, 2, 3]).total, 15, "a 4 explodes");
+    assert_eq!(forced("2d8r<2", R, &[2, 5, 1, 3]).total, 8, "a 2 is rerolled");
+    assert!(forced("1d20cs>19", R, &[19]).terms[0].dice[0].critical, "19 is critical");
+    assert_eq!(forced("5d10>7f<3", R, &[7, 8, 3, 4, 5]).total, 1, "7 succeeds, 3 fails");
+    assert_eq!(forced("{3d20+5}>21", R, &[16, 15, 20]).total, 2, "Roll20's group success adds 5 to each die");
+    assert_eq!(forced("{2d6, 2d6}>7", R, &[3, 4, 1, 2]).total, 1, "a roll of 7 counts");
+}
+
+#[test]
+fn houserules_dialect_reads_roll20_forms_foundry_has_no_other_meaning_for() {
+    assert_eq!(forced("10d10>=8", H, &[8, 9, 10, 1, 2, 3, 4, 5, 6, 7]).total, 3);
+    assert_eq!(forced("10d10<=2", H, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).total, 2);
+    assert_eq!(forced("4d6=6", H, &[6, 6, 1, 2]).total, 2);
+    assert_eq!(forced("5d10>=7f<=3", H, &[7, 8, 3, 4, 5]).total, 1);
+    assert_eq!(forced("{3d20+5}>=21", H, &[16, 15, 20]).total, 2);
+    assert_eq!(forced("3d6cs", H, &[6, 6, 2]).total, 2, "Foundry's cs alone counts the highest face");
+    assert_eq!(forced("4d6d", H, &[3, 3, 6, 1]).total, 12, "Foundry's d alone drops the lowest die");
+    for (expr, says) in [
+        ("10d10>8", "'>=9' for more than 8"),
+        ("3d6!>4", "'!>=4' for 4 or more"),
+        ("2d6ro<2", "'ro<=1' for less than 2"),
+        ("5d10>=7f<3", "'f<=3' for 3 or less"),
+        ("{3d20+5}>21", "'>=21' for 21 or more"),
+        ("20d20r1=1", "Foundry's limit on how many dice"),
+    ] {
+        let e = parse_in(expr, H).expect_err(expr);
+        assert!(e.message.contains(says), "{expr}: {}", e.message);
+    }
+}
+
+#[test]
+fn foundrys_df_counts_a_failed_die_as_minus_one_and_the_others_as_before() {
+    assert_eq!(forced("6d6df<3", H, &[1, 2, 3, 4, 5, 6]).total, 16, "3+4+5+6, less one for each of 1 and 2");
+    assert_eq!(forced("3d6cs>=2df<=3", H, &[3, 5, 1]).total, -1, "a 3 succeeds and fails: it counts -1");
+    assert_eq!(forced("3d6>=2f<=3", H, &[3, 5, 1]).total, 0, "Roll20's f takes one success off: the 3 counts 0");
+}
+
 // ---- errors a player understands -----------------------------------------------------------
 
 #[test]
 fn errors_name_the_column_and_the_other_dialects_spelling() {
-    let e = parse_in("10d10>=8", H).unwrap_err();
+    let e = parse_in("10d10>8", H).unwrap_err();
     assert_eq!(e.column, 6);
-    assert!(e.message.contains("'cs>=8'") && e.message.contains("Roll20 dialect"), "{}", e.message);
+    assert!(
+        e.message.contains("'>=8'") && e.message.contains("'>=9'") && e.message.contains("Roll20 dialect"),
+        "{}",
+        e.message
+    );
     let e = parse_in("5d10cs>7f<3", H).unwrap_err();
     assert_eq!(e.column, 9);
-    assert!(e.message.contains("'df<3'"), "{}", e.message);
+    assert!(e.message.contains("'f<=3'") && e.message.contains("'f<=2'"), "{}", e.message);
     let e = parse_in("4d6q", H).unwrap_err();
     assert_eq!((e.column, e.message.contains("unknown modifier 'q'")), (4, true), "{}", e.message);
     assert_eq!(parse_in("(2d6+3", H).unwrap_err().column, 7);
@@ -285,7 +319,8 @@ fn exact_odds_match_every_way_the_dice_fall() {
         ("2d4!", H),
         ("d6x", H),
         ("2d4xo", H),
-        ("3d4r<2", R),
+        ("3d4r1", R),
+        ("2d4r<2", R),
         ("3d4ro<2", R),
         ("3d4r<2", H),
         ("3d4rr1", H),

@@ -2,11 +2,14 @@
 //! differently.
 //!
 //! Houserule's own dialect (the default) reads every such form the way Foundry VTT does; the
-//! Roll20 dialect reads them the way Roll20 does. Everything else is read the same in both. A
-//! campaign picks its dialect with the [`SETTING`] setting (every ruleset has it: the manifest adds
-//! it), and each roll
-//! records the dialect it was read in, so `verify` reads it again the same way. The forms that
-//! differ are listed in [`DIFFERENCES`], which `docs/dice.md` repeats as a table.
+//! Roll20 dialect reads them the way Roll20 does: `cs`/`cf` mark critical ranges instead of
+//! counting, `r` rerolls until the condition fails instead of once, and `>N`/`<N` include N
+//! wherever they stand. Forms only one VTT has are read alike in both, and the default dialect
+//! refuses `>N`/`<N` after a form only Roll20 spells (`10d10>8`), where the two readings of the
+//! comparison would part. A campaign picks its dialect with the [`SETTING`] setting (every
+//! ruleset has it: the manifest adds it), and each roll records the dialect it was read in, so
+//! `verify` reads it again the same way. `docs/dice.md` lists every form with its reading in
+//! each dialect, and a test rolls every row of that table.
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
@@ -27,15 +30,6 @@ pub enum Dialect {
     /// bare comparison after the dice (`10d10>=8`) counts successes, `f<3` failures.
     Roll20,
 }
-
-/// One form the dialects read differently: (form, Houserule's reading, Roll20's reading).
-pub const DIFFERENCES: &[(&str, &str, &str)] = &[
-    ("`cs>=N`", "count the dice that meet it", "mark them as critical successes (the total is unchanged)"),
-    ("`cf<=N`", "count the dice that meet it as failures", "mark them as critical failures (the total is unchanged)"),
-    ("`rN`, `r<N`", "reroll once", "reroll again as long as the new face meets it"),
-    ("`>=N` right after the dice", "refused (write `cs>=N`)", "count successes"),
-    ("`f<N` right after the dice", "refused (write `df<N`)", "subtract one success per die that meets it"),
-];
 
 impl Dialect {
     /// Every dialect, for help texts and settings.

@@ -8,6 +8,7 @@
 //! expression's exact distribution where convolution can, and a simulation otherwise;
 //! [`dialect`] says how forms that Roll20 and Foundry VTT read differently are read.
 
+pub mod count;
 pub mod dialect;
 pub mod odds;
 pub mod parse;
@@ -176,6 +177,10 @@ impl Die {
     }
 }
 
+fn successes(n: i64) -> String {
+    format!("{n} success{}", if n == 1 { "" } else { "es" })
+}
+
 fn yes() -> bool {
     true
 }
@@ -259,6 +264,17 @@ impl Roll {
         parse_in(&self.expr, self.dialect)
     }
 
+    /// The result in words: the total, and the successes when the roll counts them — `4
+    /// successes`, or `6 (4 successes)` when arithmetic around the count (`7d6cs>=4+2`) makes
+    /// the total something else. The total is always what the roll comes to.
+    pub fn result(&self) -> String {
+        match self.successes {
+            Some(s) if s == self.total => successes(s),
+            Some(s) => format!("{} ({})", self.total, successes(s)),
+            None => self.total.to_string(),
+        }
+    }
+
     /// A compact one-line rendering: `4d6kh3 [5, 4, 3, (1)] = 12`. A rerolled face shows as
     /// `~1`, a compounded one as `+6`, a counted value other than the face as `1→2`.
     pub fn summary(&self) -> String {
@@ -289,10 +305,7 @@ impl Roll {
                 }
             })
             .collect();
-        let result = match self.successes {
-            Some(s) => format!("{s} success{}", if s == 1 { "" } else { "es" }),
-            None => self.total.to_string(),
-        };
+        let result = self.result();
         let forced = if self.source == RollSource::Forced { " (forced)" } else { "" };
         format!("{} [{}] = {}{}", self.expr, faces.join(", "), result, forced)
     }

@@ -5,8 +5,10 @@
 //! `min`/`max`, explosions of every kind (followed to the same depth limit as a roll, the
 //! chance of hitting it reported as `stopped`), success and failure counting, critical ranges
 //! and sorting (which change nothing), and keep/drop over identical dice (an order-statistics
-//! recurrence); and groups that sum or count whole rolls or keep the best (or worst) one of
-//! them (a Savage Worlds trait die with its wild die). What is left — unique dice, keep/drop
+//! recurrence); groups of one dice term that keep or count its dice, with numbers added to each
+//! (`{3d20+5}>=21`); and groups that sum or count whole rolls or keep the best (or worst) one of
+//! them (a Savage Worlds trait die with its wild die). The distribution is of the total, as a
+//! roll's: a success count with the arithmetic around it. What is left — unique dice, keep/drop
 //! of dice that explode into dice of their own, keeping several of a group's rolls, or a computation
 //! over its work budget — is simulated from a fixed seed, so the same expression always gets
 //! the same answer. Probabilities below 1e-18 are pruned from the tails.
@@ -199,11 +201,16 @@ fn group(g: &Group, b: &mut Budget) -> Option<Dist> {
         return Some(out);
     }
     if g.items.len() == 1 {
-        // One roll of one dice term: the group keeps or counts its dice.
-        let Node::Dice(d) = &g.items[0] else { return None };
-        let mut d = d.clone();
+        // One roll of one dice term, with numbers that go to each die: the group keeps or
+        // counts its dice, each counted as if the condition took the numbers off instead.
+        let (terms, offset) = g.items[0].pooled();
+        let [d] = terms.as_slice() else { return None };
+        if offset != 0 && !g.counting.counts() {
+            return None;
+        }
+        let mut d = (*d).clone();
         d.keep = g.keep;
-        d.counting = g.counting;
+        d.counting = g.counting.shifted(-offset);
         return term(&d, b);
     }
     if let Some(keep) = g.keep {

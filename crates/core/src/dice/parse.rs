@@ -46,7 +46,19 @@ impl Cmp {
         }
     }
 
-    /// Parses `>=4`, `<=1`, `>3`, `<2`, `=6` or a bare `6` (meaning `=6`).
+    /// The same comparison of values `by` higher: `Ge(21).shifted(-5)` is `Ge(16)`.
+    pub fn shifted(self, by: i64) -> Cmp {
+        match self {
+            Cmp::Ge(n) => Cmp::Ge(n.saturating_add(by)),
+            Cmp::Le(n) => Cmp::Le(n.saturating_add(by)),
+            Cmp::Gt(n) => Cmp::Gt(n.saturating_add(by)),
+            Cmp::Lt(n) => Cmp::Lt(n.saturating_add(by)),
+            Cmp::Eq(n) => Cmp::Eq(n.saturating_add(by)),
+        }
+    }
+
+    /// Parses `>=4`, `<=1`, `>3`, `<2`, `=6` or a bare `6` (meaning `=6`), as a script's marks
+    /// are written (`>` and `<` exclude the number, as in Houserule's dialect).
     pub fn parse(text: &str) -> Option<Cmp> {
         let text = text.trim();
         let (ctor, rest): (fn(i64) -> Cmp, &str) = if let Some(r) = text.strip_prefix(">=") {
@@ -98,6 +110,30 @@ pub struct Group {
     pub text: String,
 }
 
+impl Group {
+    /// Bounds on the group's value: what its kept rolls add up to, or what it counts.
+    fn bounds(&self) -> (i64, i64) {
+        const WIDE: i64 = i64::MAX / 4;
+        let widened = |f: fn((i64, i64)) -> (i64, i64)| {
+            self.items
+                .iter()
+                .map(Node::bounds)
+                .map(f)
+                .fold((0i64, 0i64), |(a, b), (lo, hi)| (a.saturating_add(lo), b.saturating_add(hi)))
+        };
+        match (self.counting.is_set(), self.counting.counts(), self.items.as_slice()) {
+            (false, _, _) => widened(|(lo, hi)| (lo.min(0), hi.max(0))),
+            // One roll counts its dice: each scores -1, 0 or 1, and explosions add dice.
+            (true, true, [one]) if !one.explodes() => (-i64::from(one.dice_count()), i64::from(one.dice_count())),
+            (true, true, [_]) => (-WIDE, WIDE),
+            (true, true, items) => (-(items.len() as i64), items.len() as i64),
+            // `df` alone: a roll that fails counts -1, the others their value.
+            (true, false, [_]) => (-WIDE, WIDE),
+            (true, false, _) => widened(|(lo, hi)| (lo.min(-1), hi.max(0))),
+        }
+    }
+}
+
 /// A node of a parsed expression.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Node {
@@ -126,20 +162,43 @@ impl Node {
         }
     }
 
+    /// The dice terms of a pooled group's one roll, and the numbers it adds to each die
+    /// (`{3d20+5-1}`: `3d20`, 4). The parser lets such a roll only add dice terms and add or
+    /// take away numbers ([`super::term::check_pooled`]).
+    pub fn pooled(&self) -> (Vec<&DiceTerm>, i64) {
+        fn walk<'n>(node: &'n Node, sign: i64, terms: &mut Vec<&'n DiceTerm>, offset: &mut i64) {
+            match node {
+                Node::Dice(d) => terms.push(d),
+                Node::Number(n) => *offset = offset.saturating_add(sign.saturating_mul(*n)),
+                Node::Op { op, left, right, .. } => {
+                    walk(left, sign, terms, offset);
+                    walk(right, if *op == Op::Sub { -sign } else { sign }, terms, offset);
+                }
+                Node::Group(_) | Node::Neg(_) => {}
+            }
+        }
+        let (mut terms, mut offset) = (Vec::new(), 0);
+        walk(self, 1, &mut terms, &mut offset);
+        (terms, offset)
+    }
+
+    /// Whether any dice term in the node explodes.
+    pub fn explodes(&self) -> bool {
+        match self {
+            Node::Number(_) => false,
+            Node::Dice(d) => d.explode.is_some(),
+            Node::Group(g) => g.items.iter().any(Node::explodes),
+            Node::Neg(n) => n.explodes(),
+            Node::Op { left, right, .. } => left.explodes() || right.explodes(),
+        }
+    }
+
     /// Bounds on the node's value (wide where explosions make it open-ended).
     pub fn bounds(&self) -> (i64, i64) {
         match self {
             Node::Number(n) => (*n, *n),
             Node::Dice(d) => d.bounds(),
-            Node::Group(g) => {
-                if g.counting.is_set() {
-                    return (-(g.items.len() as i64), g.items.len() as i64);
-                }
-                g.items
-                    .iter()
-                    .map(Node::bounds)
-                    .fold((0, 0), |(a, b), (lo, hi)| (a.saturating_add(lo.min(0)), b.saturating_add(hi.max(0))))
-            }
+            Node::Group(g) => g.bounds(),
             Node::Neg(n) => {
                 let (lo, hi) = n.bounds();
                 (hi.saturating_neg(), lo.saturating_neg())
@@ -254,8 +313,16 @@ impl Cursor {
         (self.pos > start).then_some((value, start + 1))
     }
 
-    /// A comparison such as `>=4`, `<2`, `=6` or a bare `6`; `None` when none is there.
+    /// Whether the cursor is at a comparison that excludes its number as Houserule reads it and
+    /// includes it as Roll20 does: `>8` or `<3`, not `>=8`, `<=3` or `=8`.
+    pub(super) fn at_strict_comparison(&self) -> bool {
+        matches!(self.peek(), Some('>' | '<')) && self.peek_at(1) != Some('=')
+    }
+
+    /// A comparison such as `>=4`, `<2`, `=6` or a bare `6`; `None` when none is there. In the
+    /// Roll20 dialect `>N` and `<N` include N, as every Roll20 compare point does.
     pub(super) fn cmp(&mut self, what: &str) -> Result<Option<Cmp>, DiceError> {
+        let roll20 = self.dialect == Dialect::Roll20;
         let ctor: fn(i64) -> Cmp = match (self.peek(), self.peek_at(1)) {
             (Some('>'), Some('=')) => {
                 self.pos += 2;
@@ -267,11 +334,19 @@ impl Cursor {
             }
             (Some('>'), _) => {
                 self.pos += 1;
-                Cmp::Gt
+                if roll20 {
+                    Cmp::Ge
+                } else {
+                    Cmp::Gt
+                }
             }
             (Some('<'), _) => {
                 self.pos += 1;
-                Cmp::Lt
+                if roll20 {
+                    Cmp::Le
+                } else {
+                    Cmp::Lt
+                }
             }
             (Some('='), _) => {
                 self.pos += 1;
@@ -398,9 +473,9 @@ impl Cursor {
                 }
             }
         }
-        let (keep, counting) = term::group_modifiers(self, &items)?;
+        let (keep, counting, bare) = term::group_modifiers(self)?;
         if (keep.is_some() || counting.is_set()) && items.len() == 1 {
-            term::check_pooled(&items[0], start)?;
+            term::check_pooled(&items[0], start, bare && keep.is_none())?;
         }
         Ok(Node::Group(Group { items, keep, counting, text: self.text_since(start) }))
     }
@@ -490,7 +565,7 @@ mod tests {
         assert_eq!(err_col("0d6"), 1);
         assert_eq!(err_col("1001d6"), 1);
         assert_eq!(err_col("1d1001"), 3);
-        assert_eq!(err_col("3d6cs"), 6);
+        assert_eq!(err_col("{2d6, 2d6}cs"), 13, "a group has no highest face to count");
         assert_eq!(err_col(""), 1);
         let e = parse("600d6+600d6").unwrap_err();
         assert!(e.message.contains("1200 dice"), "{}", e.message);

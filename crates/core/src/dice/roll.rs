@@ -8,7 +8,11 @@
 //! for itself raised by `min` and lowered by `max`; if its face meets the explode condition
 //! another die is drawn the same way. Then keep/drop ranks the dice by what they count for
 //! (ties: the earlier die ranks higher), successes and failures are counted on the kept ones,
-//! critical and fumble ranges mark faces, and `s`/`sd` sorts what is shown.
+//! critical and fumble ranges mark faces, and `s`/`sd` sorts what is shown. A group of one roll
+//! pools its dice this way, each counted with the numbers the roll adds (`{3d20+5}>=21`); a
+//! group of several rolls keeps and counts whole rolls, a plain number among them being a roll
+//! of its own (`{1d4, 4}kh1` is 4 on a 2). A term that counts is worth its count, and the
+//! arithmetic around it applies as to any term: the total is the whole expression.
 //!
 //! Nothing runs without bound: a chain of explosions stops with an error after
 //! [`MAX_EXPLODE_DEPTH`] extra dice, one die's rerolls after [`MAX_REROLLS`], and a whole roll
@@ -40,12 +44,14 @@ pub fn roll(expr: &super::Expr, source: &mut dyn DiceSource, origin: RollSource)
     })
 }
 
-/// A die as it counts for keep/drop and successes: its rerolled faces, itself, and the faces
-/// compounded into it.
+/// What keep/drop and counting rank: a die with its rerolled faces and the faces compounded
+/// into it, or a whole roll of a group (`head` is then `usize::MAX`). A roll may have no dice
+/// at all (`{1d4, 4}kh1`), so whether it is kept is its own flag, not its dice's.
 struct Unit {
     dice: Vec<Die>,
     head: usize,
     value: i64,
+    kept: bool,
 }
 
 struct Roller<'a> {
@@ -72,7 +78,8 @@ impl Roller<'_> {
             }
             Node::Dice(d) => {
                 let units = self.units(d)?;
-                let t = finish(&d.describe(), units, d.keep, &d.counting, d.sort);
+                let t =
+                    finish(&d.describe(), units, Ranking { keep: d.keep, counting: &d.counting, offset: 0 }, d.sort);
                 Ok(self.record(t, prefix))
             }
             Node::Group(g) => self.group(g, prefix),
@@ -123,10 +130,12 @@ impl Roller<'_> {
             }
             return Ok(total);
         }
+        let mut offset = 0;
         let units = if g.items.len() == 1 {
-            // One roll: its dice are pooled and kept or counted one by one.
-            let mut terms = Vec::new();
-            pooled_terms(&g.items[0], &mut terms);
+            // One roll: its dice are pooled and kept or counted one by one, each with the
+            // numbers the roll adds (`{3d20+5}>=21`).
+            let (terms, numbers) = g.items[0].pooled();
+            offset = numbers;
             let mut units = Vec::new();
             for d in terms {
                 units.extend(self.units(d)?);
@@ -141,11 +150,11 @@ impl Roller<'_> {
                 let value = sub.eval(item, "")?;
                 self.drawn = sub.drawn;
                 let dice: Vec<Die> = sub.terms.into_iter().flat_map(|t| t.dice).collect();
-                units.push(Unit { dice, head: usize::MAX, value });
+                units.push(Unit { dice, head: usize::MAX, value, kept: true });
             }
             units
         };
-        let t = finish(&g.text, units, g.keep, &g.counting, None);
+        let t = finish(&g.text, units, Ranking { keep: g.keep, counting: &g.counting, offset }, None);
         Ok(self.record(t, prefix))
     }
 
@@ -208,7 +217,7 @@ impl Roller<'_> {
         die.critical = t.critical.is_some_and(|c| c.holds(face));
         die.fumble = t.fumble.is_some_and(|c| c.holds(face));
         dice.push(die);
-        Unit { head: dice.len() - 1, dice, value }
+        Unit { head: dice.len() - 1, dice, value, kept: true }
     }
 
     /// Draws one die, rerolling while the term says so; rerolled faces go into `dice`.
@@ -244,44 +253,33 @@ pub fn floor_div(l: i64, r: i64) -> Option<i64> {
     Some(if (l % r != 0) && ((l < 0) != (r < 0)) { q - 1 } else { q })
 }
 
-/// The dice terms a pooled group adds up (checked at parse time to be only that).
-fn pooled_terms<'n>(node: &'n Node, out: &mut Vec<&'n DiceTerm>) {
-    match node {
-        Node::Dice(d) => out.push(d),
-        Node::Op { left, right, .. } => {
-            pooled_terms(left, out);
-            pooled_terms(right, out);
-        }
-        _ => {}
-    }
+/// How a term's (or group's) units are kept and counted: `offset` is added to each unit's value
+/// before it is counted (a pooled group's numbers).
+struct Ranking<'c> {
+    keep: Option<Keep>,
+    counting: &'c Counting,
+    offset: i64,
 }
 
 /// Keeps, counts and sorts a term's units, and sums it up.
-fn finish(
-    text: &str,
-    mut units: Vec<Unit>,
-    keep: Option<Keep>,
-    counting: &Counting,
-    sort: Option<super::term::Sort>,
-) -> TermRoll {
-    if let Some(keep) = keep {
+fn finish(text: &str, mut units: Vec<Unit>, how: Ranking, sort: Option<super::term::Sort>) -> TermRoll {
+    if let Some(keep) = how.keep {
         for i in dropped(&units, keep) {
+            units[i].kept = false;
             for d in units[i].dice.iter_mut().filter(|d| !d.rerolled) {
                 d.kept = false;
             }
         }
     }
+    let counting = how.counting;
     let mut value: i64 = 0;
-    for unit in &mut units {
-        let kept = unit.dice.iter().any(|d| d.kept);
-        if !kept {
-            continue;
-        }
-        match counting.score(unit.value) {
+    for unit in units.iter_mut().filter(|u| u.kept) {
+        let counted = unit.value.saturating_add(how.offset);
+        match counting.score(counted) {
             Some(score) => {
-                value += score;
-                let success = counting.successes.map(|c| c.holds(unit.value));
-                let failure = counting.is_failure(unit.value);
+                value = value.saturating_add(score);
+                let success = counting.successes.map(|c| c.holds(counted));
+                let failure = counting.is_failure(counted);
                 let marked: Box<dyn Iterator<Item = &mut Die>> = match unit.dice.get_mut(unit.head) {
                     Some(d) => Box::new(std::iter::once(d)),
                     None => Box::new(unit.dice.iter_mut().filter(|d| d.kept)),
@@ -299,7 +297,7 @@ fn finish(
         Some(super::term::Sort::Descending) => units.sort_by_key(|u| std::cmp::Reverse(u.value)),
         None => {}
     }
-    let successes = counting.is_set().then_some(value);
+    let successes = counting.counts().then_some(value);
     TermRoll { term: text.to_string(), dice: units.into_iter().flat_map(|u| u.dice).collect(), value, successes }
 }
 

@@ -4,9 +4,13 @@
 //! A term's modifiers may come in any order and each at most once. Every condition is checked
 //! here so that rolling cannot run away: an explosion or an endless reroll that every face
 //! would trigger is refused, as is a unique roll of more dice than the die has faces. An
-//! unknown modifier is refused at its column, and when the other dialect spells the same thing
-//! differently the error says how ([`super::dialect`]).
+//! unknown modifier is refused at its column. Comparisons follow the dialect: in Roll20's, `>N`
+//! and `<N` take in N; in Houserule's they do not, and after a form only Roll20 spells (a bare
+//! comparison, `f`, `!`, `ro`) they are refused with both ways to write what was meant
+//! ([`super::dialect`]).
 
+use super::count::{counting, no_strict_conflict};
+pub use super::count::{Counting, Failures};
 use super::dialect::Dialect;
 use super::parse::{Cmp, Cursor, Node, Op, MAX_CONSTANT};
 use super::{DiceError, Sides};
@@ -61,59 +65,6 @@ pub struct Explode {
 pub struct Reroll {
     pub on: Cmp,
     pub once: bool,
-}
-
-/// What happens to failures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Failures {
-    /// `df<N` (Roll20: `f<N`): each failure takes one success away.
-    Deduct(Cmp),
-    /// `cf<N` (Houserule dialect): the term is worth the number of failures.
-    Count(Cmp),
-}
-
-/// Success and failure counting: when set, a die (or a group's roll) is worth its score, not
-/// its value.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Counting {
-    pub successes: Option<Cmp>,
-    pub failures: Option<Failures>,
-}
-
-impl Counting {
-    pub fn is_set(&self) -> bool {
-        self.successes.is_some() || self.failures.is_some()
-    }
-    /// What one die (or roll) of this value scores, or `None` when nothing is counted.
-    pub fn score(&self, value: i64) -> Option<i64> {
-        if !self.is_set() {
-            return None;
-        }
-        let success = self.successes.is_some_and(|c| c.holds(value));
-        Some(match self.failures {
-            Some(Failures::Count(c)) => i64::from(c.holds(value)),
-            Some(Failures::Deduct(c)) => i64::from(success) - i64::from(c.holds(value)),
-            None => i64::from(success),
-        })
-    }
-    pub fn is_failure(&self, value: i64) -> bool {
-        matches!(self.failures, Some(Failures::Count(c) | Failures::Deduct(c)) if c.holds(value))
-    }
-    fn describe(&self, dialect: Dialect) -> String {
-        let mut s = String::new();
-        match (self.successes, dialect) {
-            (Some(c), Dialect::Roll20) => s.push_str(&c.to_string()),
-            (Some(c), Dialect::Houserule) => s.push_str(&format!("cs{c}")),
-            (None, _) => {}
-        }
-        match (self.failures, dialect) {
-            (Some(Failures::Deduct(c)), Dialect::Roll20) => s.push_str(&format!("f{c}")),
-            (Some(Failures::Deduct(c)), Dialect::Houserule) => s.push_str(&format!("df{c}")),
-            (Some(Failures::Count(c)), _) => s.push_str(&format!("cf{c}")),
-            (None, _) => {}
-        }
-        s
-    }
 }
 
 /// Display order of a term's dice.
@@ -178,15 +129,22 @@ impl DiceTerm {
 
     /// Bounds on the term's value (wide where explosions make it open-ended).
     pub fn bounds(&self) -> (i64, i64) {
+        const WIDE: i64 = i64::MAX / 4;
         let n = i64::from(self.count);
-        if self.counting.is_set() {
-            return if self.explode.is_some() { (-i64::MAX / 4, i64::MAX / 4) } else { (-n, n) };
-        }
-        let faces = self.settled_faces();
-        let lo = faces.iter().map(|f| self.clamp(*f)).min().unwrap_or(0);
-        let hi =
-            if self.explode.is_some() { i64::MAX / 4 } else { faces.iter().map(|f| self.clamp(*f)).max().unwrap_or(0) };
-        let (lo, hi) = (lo.saturating_mul(n), hi.saturating_mul(n));
+        let scores: Vec<i64> = self
+            .settled_faces()
+            .into_iter()
+            .map(|f| self.clamp(f))
+            .map(|v| self.counting.score(v).unwrap_or(v))
+            .collect();
+        let lo = scores.iter().copied().min().unwrap_or(0);
+        let hi = scores.iter().copied().max().unwrap_or(0);
+        let (lo, hi) = match self.explode {
+            // Any number of extra dice, each counting down to one less than a face (penetrating).
+            Some(_) if self.counting.is_set() || lo <= 0 => (-WIDE, WIDE),
+            Some(_) => (lo.saturating_mul(n), WIDE),
+            None => (lo.saturating_mul(n), hi.saturating_mul(n)),
+        };
         if self.keep.is_some() {
             (lo.min(0), hi.max(0))
         } else {
@@ -257,42 +215,16 @@ pub(super) fn modifiers(p: &mut Cursor, count: u32, sides: Sides) -> Result<Dice
         if c == '!' || c == 'x' {
             cols.explode = col;
             once(t.explode.is_some(), col, "the term already explodes")?;
-            let kind = if p.looking_at("!!p") {
-                p.advance(3);
-                ExplodeKind::CompoundPenetrate
-            } else if p.looking_at("!!") {
-                p.advance(2);
-                ExplodeKind::Compound
-            } else if p.looking_at("!p") {
-                p.advance(2);
-                ExplodeKind::Penetrate
-            } else if p.looking_at("xo") {
-                p.advance(2);
-                ExplodeKind::Once
-            } else {
-                p.advance(1);
-                ExplodeKind::Chain
-            };
-            if sides == Sides::Fudge {
-                return Err(DiceError::at(col, "Fudge dice cannot explode"));
-            }
-            let on = p.cmp("the explode condition")?.unwrap_or(Cmp::Ge(sides.max()));
-            t.explode = Some(Explode { on, kind });
+            t.explode = Some(explode(p, sides, col)?);
         } else if c == 'r' {
             cols.reroll = col;
-            once(t.reroll.is_some(), col, "the term already rerolls")?;
-            let once_ = if p.looking_at("ro") {
-                p.advance(2);
-                true
-            } else if p.looking_at("rr") {
-                p.advance(2);
-                false
-            } else {
-                p.advance(1);
-                p.dialect == Dialect::Houserule
-            };
-            let on = p.cmp("the reroll condition")?.unwrap_or(Cmp::Eq(sides.min()));
-            t.reroll = Some(Reroll { on, once: once_ });
+            once(
+                t.reroll.is_some(),
+                col,
+                "the term already rerolls: one reroll condition per term (several, as in Roll20's 'r2r4', are \
+                 not supported)",
+            )?;
+            t.reroll = Some(reroll(p, sides, col)?);
         } else if c == 'k' || (c == 'd' && !p.looking_at("df")) {
             once(t.keep.is_some(), col, "only one keep or drop modifier is allowed per term")?;
             t.keep = Some(keep(p, col)?);
@@ -329,7 +261,7 @@ pub(super) fn modifiers(p: &mut Cursor, count: u32, sides: Sides) -> Result<Dice
             once(t.unique, col, "the term is already unique")?;
             p.advance(1);
             t.unique = true;
-        } else if !counting(p, &mut t.counting, Some((&mut t.critical, &mut t.fumble)), col)? {
+        } else if !counting(p, &mut t.counting, Some((&mut t.critical, &mut t.fumble, sides)), col)? {
             if c.is_ascii_alphanumeric() || matches!(c, '>' | '<' | '=' | '!') {
                 return Err(unknown(p, col));
             }
@@ -340,6 +272,61 @@ pub(super) fn modifiers(p: &mut Cursor, count: u32, sides: Sides) -> Result<Dice
     Ok(t)
 }
 
+/// Reads `!`, `!!`, `!p`, `!!p`, `x` or `xo` and its condition (the highest face by default).
+fn explode(p: &mut Cursor, sides: Sides, col: usize) -> Result<Explode, DiceError> {
+    let (kind, len) = [
+        ("!!p", ExplodeKind::CompoundPenetrate),
+        ("!!", ExplodeKind::Compound),
+        ("!p", ExplodeKind::Penetrate),
+        ("xo", ExplodeKind::Once),
+        ("!", ExplodeKind::Chain),
+        ("x", ExplodeKind::Chain),
+    ]
+    .into_iter()
+    .find(|(word, _)| p.looking_at(word))
+    .map(|(word, kind)| (kind, word.len()))
+    .unwrap_or((ExplodeKind::Chain, 1));
+    p.advance(len);
+    if sides == Sides::Fudge {
+        return Err(DiceError::at(col, "Fudge dice cannot explode"));
+    }
+    let roll20_only = p.text_since(col).starts_with('!').then_some("explodes on");
+    let on = condition(p, col, roll20_only, "the explode condition")?.unwrap_or(Cmp::Ge(sides.max()));
+    Ok(Explode { on, kind })
+}
+
+/// Reads `r`, `ro` or `rr` and its condition (the lowest face by default). A bare `r` rerolls
+/// once in Houserule's dialect (Foundry's) and until the face holds no more in Roll20's.
+fn reroll(p: &mut Cursor, sides: Sides, col: usize) -> Result<Reroll, DiceError> {
+    let once = if p.looking_at("ro") {
+        p.advance(2);
+        true
+    } else if p.looking_at("rr") {
+        p.advance(2);
+        false
+    } else {
+        p.advance(1);
+        p.dialect == Dialect::Houserule
+    };
+    let roll20_only = p.text_since(col).eq_ignore_ascii_case("ro").then_some("rerolls once on");
+    let on = condition(p, col, roll20_only, "the reroll condition")?.unwrap_or(Cmp::Eq(sides.min()));
+    Ok(Reroll { on, once })
+}
+
+/// The condition after an explode or reroll modifier (the text from `col` to the cursor), if
+/// any. `roll20_only` says what the modifier does when only Roll20 spells it: then `>N` and `<N`
+/// are refused in Houserule's dialect, as is Foundry's limited form (`r1=1`) after any of them.
+fn condition(p: &mut Cursor, col: usize, roll20_only: Option<&str>, what: &str) -> Result<Option<Cmp>, DiceError> {
+    let word = p.text_since(col);
+    if let Some(does) = roll20_only {
+        no_strict_conflict(p, col, &word, does)?;
+    }
+    let bare_number = p.peek().is_some_and(|d| d.is_ascii_digit());
+    let on = p.cmp(what)?;
+    no_limited_form(p, col, bare_number, &word)?;
+    Ok(on)
+}
+
 /// Where each checked modifier stands, for errors.
 struct Columns {
     explode: usize,
@@ -348,86 +335,60 @@ struct Columns {
     limits: usize,
 }
 
-/// Reads a success or failure counting modifier; false when there is none at the cursor. In
-/// the Roll20 dialect `cs`/`cf` are critical ranges (only for dice, passed as `crit`).
-fn counting(
-    p: &mut Cursor,
-    counting: &mut Counting,
-    crit: Option<(&mut Option<Cmp>, &mut Option<Cmp>)>,
-    col: usize,
-) -> Result<bool, DiceError> {
-    let roll20 = p.dialect == Dialect::Roll20;
-    if p.looking_at("cs") || p.looking_at("cf") {
-        let success = p.looking_at("cs");
-        let word = if success { "cs" } else { "cf" };
-        p.advance(2);
-        if roll20 {
-            let Some((critical, fumble)) = crit else {
-                return Err(DiceError::at(
-                    col,
-                    format!("'{word}' marks critical dice in the Roll20 dialect; a group has none"),
-                ));
-            };
-            let slot = if success { critical } else { fumble };
-            once(slot.is_some(), col, "the term already has that critical range")?;
-            *slot = Some(required(p, "the critical range", word)?);
-            return Ok(true);
-        }
-        let cmp = required(p, if success { "the success condition" } else { "the failure condition" }, word)?;
-        if success {
-            once(counting.successes.is_some(), col, "the term already counts successes")?;
-            counting.successes = Some(cmp);
-        } else {
-            once(counting.failures.is_some(), col, "the term already counts failures")?;
-            counting.failures = Some(Failures::Count(cmp));
-        }
-    } else if p.looking_at("df") || (roll20 && p.looking_at("f")) {
-        let word = if p.looking_at("df") { "df" } else { "f" };
-        p.advance(word.len());
-        once(counting.failures.is_some(), col, "the term already counts failures")?;
-        counting.failures = Some(Failures::Deduct(required(p, "the failure condition", word)?));
-    } else if roll20 && matches!(p.peek(), Some('>' | '<' | '=')) {
-        once(counting.successes.is_some(), col, "the term already counts successes")?;
-        counting.successes = p.cmp("the success condition")?;
-    } else {
-        return Ok(false);
+/// In Houserule's dialect, refuses Foundry's limited reroll or explosion (`r1=1`: at most one
+/// die rerolled on a 1; `x2>=5`), which Houserule does not support: read as written, the
+/// comparison would count successes instead.
+fn no_limited_form(p: &Cursor, col: usize, bare_number: bool, word: &str) -> Result<(), DiceError> {
+    if p.dialect != Dialect::Houserule || !bare_number || !matches!(p.peek(), Some('>' | '<' | '=')) {
+        return Ok(());
     }
-    if matches!(counting.failures, Some(Failures::Count(_))) && counting.successes.is_some() {
-        return Err(DiceError::at(
-            col,
-            "'cf' makes the term the number of failures; to take failures off successes write 'df'",
-        ));
-    }
-    Ok(true)
+    Err(DiceError::at(
+        col,
+        format!(
+            "'{word}' with a number and then a condition is Foundry's limit on how many dice it takes, which \
+             Houserule does not support: write the condition alone (such as '{word}=1'), and 'cs' before a \
+             condition that counts successes"
+        ),
+    ))
 }
 
-/// The modifiers after a group `{…}`: keep/drop and counting.
-pub(super) fn group_modifiers(p: &mut Cursor, _items: &[Node]) -> Result<(Option<Keep>, Counting), DiceError> {
+/// The modifiers after a group `{…}`: keep/drop and counting, and whether the group counts
+/// with a bare comparison (Roll20's group success, `{3d20+5}>=21`).
+pub(super) fn group_modifiers(p: &mut Cursor) -> Result<(Option<Keep>, Counting, bool), DiceError> {
     let mut kept = None;
     let mut c = Counting::default();
+    let mut bare = false;
     while let Some(ch) = p.peek() {
         let col = p.col();
         let ch = ch.to_ascii_lowercase();
+        let comparison = matches!(ch, '>' | '<' | '=');
         if ch == 'k' || (ch == 'd' && !p.looking_at("df")) {
             once(kept.is_some(), col, "only one keep or drop modifier is allowed per group")?;
             kept = Some(keep(p, col)?);
-        } else if !counting(p, &mut c, None, col)? {
-            if ch.is_ascii_alphanumeric() || matches!(ch, '>' | '<' | '=' | '!') {
+        } else if counting(p, &mut c, None, col)? {
+            bare |= comparison;
+        } else {
+            if ch.is_ascii_alphanumeric() || matches!(ch, '!') {
                 return Err(unknown(p, col));
             }
             break;
         }
     }
-    Ok((kept, c))
+    Ok((kept, c, bare))
 }
 
 /// A group of one roll keeps or counts its dice: it may only add dice terms that do not keep
-/// or count on their own.
-pub(super) fn check_pooled(node: &Node, column: usize) -> Result<(), DiceError> {
+/// or count on their own — and, when `numbers` (it counts with a bare comparison and keeps
+/// nothing: `{3d20+5}>=21`), add or take away whole numbers, which go to each die.
+pub(super) fn check_pooled(node: &Node, column: usize, numbers: bool) -> Result<(), DiceError> {
     let ok = match node {
         Node::Dice(d) => d.keep.is_none() && !d.counting.is_set(),
+        Node::Number(_) => numbers,
         Node::Op { op: Op::Add, left, right, .. } => {
-            return check_pooled(left, column).and_then(|_| check_pooled(right, column))
+            return check_pooled(left, column, numbers).and_then(|_| check_pooled(right, column, numbers))
+        }
+        Node::Op { op: Op::Sub, left, right, .. } if numbers && matches!(**right, Node::Number(_)) => {
+            return check_pooled(left, column, numbers)
         }
         _ => false,
     };
@@ -437,7 +398,8 @@ pub(super) fn check_pooled(node: &Node, column: usize) -> Result<(), DiceError> 
         Err(DiceError::at(
             column,
             "a group of one roll keeps or counts its dice, so it may only add dice terms that keep and count \
-             nothing themselves; to keep or count whole rolls, separate them with ','",
+             nothing themselves (and, to count with a comparison such as '{3d20+5}>=21', numbers that go to \
+             each die); to keep or count whole rolls, separate them with ','",
         ))
     }
 }
@@ -454,11 +416,8 @@ fn keep(p: &mut Cursor, col: usize) -> Result<Keep, DiceError> {
     } else {
         None
     };
-    let n = p.number().map(|(n, _)| n);
-    if !is_keep && highest.is_none() && n.is_none() {
-        return Err(DiceError::at(col, "unexpected 'd': use 'dh' or 'dl' to drop dice, or '+' between terms"));
-    }
-    let n = u32::try_from(n.unwrap_or(1)).unwrap_or(u32::MAX);
+    // With no number, one die is kept or dropped (both VTTs).
+    let n = u32::try_from(p.number().map_or(1, |(n, _)| n)).unwrap_or(u32::MAX);
     if is_keep && n == 0 {
         return Err(DiceError::at(col, "keeping zero dice leaves nothing to roll"));
     }
@@ -471,7 +430,7 @@ fn keep(p: &mut Cursor, col: usize) -> Result<Keep, DiceError> {
     })
 }
 
-fn once(already: bool, col: usize, message: &str) -> Result<(), DiceError> {
+pub(super) fn once(already: bool, col: usize, message: &str) -> Result<(), DiceError> {
     if already {
         Err(DiceError::at(col, message))
     } else {
@@ -479,7 +438,7 @@ fn once(already: bool, col: usize, message: &str) -> Result<(), DiceError> {
     }
 }
 
-fn required(p: &mut Cursor, what: &str, word: &str) -> Result<Cmp, DiceError> {
+pub(super) fn required(p: &mut Cursor, what: &str, word: &str) -> Result<Cmp, DiceError> {
     p.cmp(what)?.ok_or_else(|| DiceError::at(p.col(), format!("expected a condition such as >=4 after '{word}'")))
 }
 
@@ -497,25 +456,15 @@ fn signed_number(p: &mut Cursor, word: &str) -> Result<i64, DiceError> {
     }
 }
 
-/// The error for a modifier this dialect does not know, with the other dialect's spelling.
+/// Every modifier a dice term reads, as written after the dice (besides a comparison such as
+/// `>=8` for successes, and `f<=3` for failures after one).
+pub const MODIFIERS: &[&str] = &[
+    "!", "!!", "!p", "!!p", "x", "xo", "r", "ro", "rr", "k", "kh", "kl", "d", "dh", "dl", "cs", "cf", "df", "crit",
+    "fumble", "min", "max", "s", "sa", "sd", "u",
+];
+
+/// The error for a modifier Houserule does not know, naming the Foundry ones it leaves out.
 fn unknown(p: &mut Cursor, col: usize) -> DiceError {
-    let roll20_only = matches!(p.peek(), Some('>' | '<' | '=')) || p.looking_at("f");
-    if p.dialect == Dialect::Houserule && roll20_only {
-        let failure = p.looking_at("f");
-        if failure {
-            p.advance(1);
-        }
-        let cmp = p.cmp("the condition").ok().flatten().map_or(String::from(">=N"), |c| c.to_string());
-        let (what, spelled) = if failure { ("subtracts failures", "df") } else { ("counts successes", "cs") };
-        return DiceError::at(
-            col,
-            format!(
-                "Houserule {what} with '{spelled}{cmp}'; or switch the campaign to the Roll20 dialect \
-                 (setting dice_dialect = roll20), where '{}{cmp}' means that",
-                if failure { "f" } else { "" }
-            ),
-        );
-    }
     for (word, what) in [
         ("ms", "margin of success"),
         ("even", "counting even dice"),
@@ -530,13 +479,8 @@ fn unknown(p: &mut Cursor, col: usize) -> DiceError {
     DiceError::at(
         col,
         format!(
-            "unknown modifier '{c}': expected one of ! !! !p x xo r ro rr k kh kl d dh dl cs cf df crit fumble \
-             min max s sd u{}",
-            if p.dialect == Dialect::Roll20 {
-                " or a comparison such as >=8 (successes) or f<3 (failures)"
-            } else {
-                ""
-            }
+            "unknown modifier '{c}': expected one of {}, or a comparison such as >=8 (successes)",
+            MODIFIERS.join(" ")
         ),
     )
 }
