@@ -9,6 +9,7 @@ mod hostile;
 mod hot_reload;
 mod house_wrap;
 mod lab;
+mod lab_tables;
 mod odds_truth;
 mod random_play;
 mod redaction;
