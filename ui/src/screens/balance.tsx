@@ -151,7 +151,7 @@ function UnfinishedWarning({ lab }: { lab: LabProgress }) {
         <p key={sideName(s)}>
           {sideName(s)}: {s.unfinished} of {s.runs} runs ({percent(s.unfinished / Math.max(1, s.runs))}) were still
           going after {lab.turn_cap} turns and were cut off. They count as not won, so the win rate says less than it
-          seems: the ruleset's lab policy does not bring this scene to an end.
+          seems: the lab's policy does not bring this scene to an end.
         </p>
       ))}
     </div>
