@@ -942,6 +942,8 @@ export type LabProgress = {
   state: LabState;
   /** The ruleset alone first, then with the campaign's house rules (if it has any). */
   sides: LabSide[];
+  /** Most turns a run may take; a run still going then is cut off (see [`LabSide::unfinished`]). */
+  turn_cap: number;
 };
 
 export type LabState = {
@@ -964,6 +966,8 @@ export type LabSide = {
   /** How often the scene was won, with a 95% confidence interval (Wilson's). */
   win_rate: number;
   win_interval: [number, number];
+  /** Runs cut off at the turn cap ([`LabProgress::turn_cap`]) before the scene ended: they count as not won, but say nothing about winning. */
+  unfinished: number;
   /** Every key of the outcomes summed up (`turns` as a histogram, …). */
   outcomes: Record<string, Summary>;
 };

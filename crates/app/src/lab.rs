@@ -10,11 +10,15 @@
 //!   grow together; after each round the progress so far is handed on, and a stop asked for
 //!   between rounds ends the lab there with what was played (both sides within a round of
 //!   each other).
+//! - **A run cut off is told.** A run the policy did not bring to an end within
+//!   [`MAX_TURNS`] turns counts as `unfinished` on its side, and the progress carries the cap,
+//!   so every front end can warn that those runs say nothing about winning.
 //! - **Nothing is kept.** Each side's rules are loaded in sandbox workers of their own; the
 //!   campaign's table is copied, never written, and its worker is never borrowed, so the table
 //!   plays on while a lab runs. [`Job`] runs a lab on a thread of its own for the app.
 
 use crate::rules::Rules;
+
 use houserule_core::action::ActError;
 use houserule_core::plugin::{HouseRule, PluginSource};
 use houserule_core::table::Table;
@@ -29,6 +33,10 @@ use std::sync::{Arc, Mutex};
 
 /// Most runs a lab may play on each side.
 pub const MAX_TIMES: u64 = 100_000;
+/// Most turns one run may take before it is cut off as unfinished.
+pub const MAX_TURNS: u64 = 200;
+/// The outcome key that says whether a run was cut off at [`MAX_TURNS`].
+pub const UNFINISHED: &str = "unfinished";
 
 /// Summary statistics of one key of many results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -107,6 +115,9 @@ pub struct LabSide {
     /// How often the scene was won, with a 95% confidence interval (Wilson's).
     pub win_rate: f64,
     pub win_interval: (f64, f64),
+    /// Runs cut off at the turn cap ([`LabProgress::turn_cap`]) before the scene ended: they
+    /// count as not won, but say nothing about winning.
+    pub unfinished: u64,
     /// Every key of the outcomes summed up (`turns` as a histogram, …).
     pub outcomes: IndexMap<String, Summary>,
 }
@@ -116,12 +127,14 @@ impl LabSide {
     pub fn of(house_rules: &[String], outcomes: &[Value]) -> LabSide {
         let runs = outcomes.len() as u64;
         let won = outcomes.iter().filter(|o| o["won"] == Value::Bool(true)).count() as u64;
+        let unfinished = outcomes.iter().filter(|o| o[UNFINISHED] == Value::Bool(true)).count() as u64;
         let rate = if runs == 0 { 0.0 } else { won as f64 / runs as f64 };
         LabSide {
             house_rules: house_rules.to_vec(),
             runs,
             win_rate: rate,
             win_interval: if runs == 0 { (0.0, 1.0) } else { houserule_core::dice::odds::wilson(rate, runs) },
+            unfinished,
             outcomes: summarise(outcomes),
         }
     }
@@ -198,6 +211,8 @@ pub struct LabProgress {
     pub state: LabState,
     /// The ruleset alone first, then with the campaign's house rules (if it has any).
     pub sides: Vec<LabSide>,
+    /// Most turns a run may take; a run still going then is cut off (see [`LabSide::unfinished`]).
+    pub turn_cap: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -224,6 +239,7 @@ impl Job {
             from_event,
             state: LabState::Running,
             sides: setups.iter().map(|s| LabSide::of(&s.house_rules, &[])).collect(),
+            turn_cap: MAX_TURNS,
         }));
         let stop = Arc::new(AtomicBool::new(false));
         let (shared, stopping) = (progress.clone(), stop.clone());

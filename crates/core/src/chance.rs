@@ -12,6 +12,11 @@
 //! - `#{ label, chance }` — a chance the ruleset worked out itself (for rolls no expression
 //!   describes, such as 2d20 where a die under the focus counts twice), a number from 0 to 1.
 //!
+//! Either may name its `outcome`: the key of the action's result that says whether what the
+//! line foretells happened (a true/false for a chance, a number for an average). That ties a
+//! shown chance to what the rules decide, so a test can play the action itself with every
+//! roll of the dice and check the chance (`crates/app/tests/integration/odds_truth.rs`).
+//!
 //! What a script returns is checked like everything else it sends: a wrong key, a chance out
 //! of range or too many lines is an error naming the line and the key.
 
@@ -62,6 +67,11 @@ pub struct Chance {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mean: Option<f64>,
     pub method: ChanceMethod,
+    /// The key of the action's result this line foretells (never shown: it ties the chance to
+    /// what the rules decide, for the tests).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub outcome: Option<String>,
 }
 
 /// Reads what an odds function returned and works out each line's chance. `dialect` is the
@@ -87,10 +97,17 @@ fn line(v: &Value, dialect: Dialect) -> Result<Chance, String> {
         return Err("is not a map such as #{ label: \"Attack\", expr: \"3d6cs>=4\", target: 1 }".into());
     };
     for k in m.keys() {
-        if !["label", "expr", "target", "chance", "typed"].contains(&k.as_str()) {
-            return Err(format!("has no key '{k}' (use label, expr, target, typed, or label and chance)"));
+        if !["label", "expr", "target", "chance", "typed", "outcome"].contains(&k.as_str()) {
+            return Err(format!(
+                "has no key '{k}' (use label, expr, target, typed, outcome, or label, chance and outcome)"
+            ));
         }
     }
+    let outcome = match m.get("outcome") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+        Some(_) => return Err("outcome is the name of a key of the action's result (text)".into()),
+    };
     let label = match m.get("label") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(s)) => s.chars().take(MAX_LABEL).collect(),
@@ -121,6 +138,7 @@ fn line(v: &Value, dialect: Dialect) -> Result<Chance, String> {
                 interval: target.and_then(|t| o.interval(t)),
                 mean: Some(o.mean()),
                 method,
+                outcome,
             })
         }
         (None, Some(c)) => {
@@ -133,6 +151,7 @@ fn line(v: &Value, dialect: Dialect) -> Result<Chance, String> {
                 interval: None,
                 mean: None,
                 method: ChanceMethod::Ruleset,
+                outcome,
             })
         }
         (Some(_), None) => Err("expr is a dice expression (text)".into()),
@@ -155,6 +174,8 @@ mod tests {
         assert_eq!(l[0].chance, Some(0.875), "a ruleset's own cs reads as Houserule's in any campaign");
         assert_eq!(l[0].method, ChanceMethod::Exact);
         assert_eq!(l[1].method, ChanceMethod::Ruleset);
+        let named = lines(&json!({"chance": 0.5, "outcome": "holds"}), Dialect::Houserule).unwrap();
+        assert_eq!(named[0].outcome.as_deref(), Some("holds"), "a line keeps the result key it foretells");
         assert_eq!(lines(&Value::Null, Dialect::Houserule).unwrap(), vec![]);
         let typed = lines(&json!({"expr": "10d10>=8", "target": 3, "typed": true}), Dialect::Roll20).unwrap();
         assert!(typed[0].chance.unwrap() > 0.5, "a typed expression is read in the campaign's dialect");
@@ -173,6 +194,8 @@ mod tests {
         assert!(e.contains("at most 4"), "{e}");
         let e = lines(&json!({"expr": "2d6>7"}), Dialect::Houserule).unwrap_err();
         assert!(e.contains("'>=7'"), "{e}");
+        let e = lines(&json!({"chance": 0.5, "outcome": 3}), Dialect::Houserule).unwrap_err();
+        assert!(e.contains("outcome is the name"), "{e}");
     }
 
     #[test]

@@ -3,7 +3,8 @@
 // with this campaign's house rules, side by side: win rate with its 95% interval, the turns it
 // took drawn as two histograms over each other, and what was spent. It runs in the background
 // (the table plays on), shows its progress, and can be stopped; the same seed gives the same
-// answer.
+// answer. Runs the policy never brought to an end are cut off at the turn cap and counted as
+// not won; the screen warns of them, since they say nothing about winning.
 
 import { useEffect, useState } from "preact/hooks";
 import { useAction, useCall } from "../calls";
@@ -139,6 +140,24 @@ function OutcomeTable({ sides }: { sides: LabSide[] }) {
   );
 }
 
+/** A warning when runs were cut off unfinished at the turn cap, side by side. */
+function UnfinishedWarning({ lab }: { lab: LabProgress }) {
+  const cut = lab.sides.filter((s) => s.unfinished > 0);
+  if (cut.length === 0) return null;
+  return (
+    <div class="notice refused" role="alert">
+      <strong class="notice-title">Some runs never finished.</strong>
+      {cut.map((s) => (
+        <p key={sideName(s)}>
+          {sideName(s)}: {s.unfinished} of {s.runs} runs ({percent(s.unfinished / Math.max(1, s.runs))}) were still
+          going after {lab.turn_cap} turns and were cut off. They count as not won, so the win rate says less than it
+          seems: the lab's policy does not bring this scene to an end.
+        </p>
+      ))}
+    </div>
+  );
+}
+
 export function BalanceLab({ store }: { store: Store }) {
   const lab = useCall(store, "lab", {});
   const act = useAction(store);
@@ -249,6 +268,7 @@ function LabResults({ lab, running }: { lab: LabProgress; running: boolean }) {
           </label>
         ))}
       </div>
+      <UnfinishedWarning lab={lab} />
       {lab.sides.length === 1 && (
         <p class="help">This campaign has no house rules yet: add one on the House rules screen to compare.</p>
       )}

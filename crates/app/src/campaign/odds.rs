@@ -1,8 +1,10 @@
 //! What the rules say will happen, without anything being kept: a form's chance of success
 //! before anything is rolled (the action's odds function runs in the sandbox worker over the
-//! current table like the action would, with no dice to roll, and nothing it does is committed
+//! current table like the action would, after the same before_action hook, with no dice to roll, and nothing it does is committed
 //! or built on: [`crate::rules::Rules::committed`] is never said), an action simulated many
-//! times, and what the balance lab plays from ([`crate::lab`]).
+//! times, one run of an action with dice given ([`Campaign::trial`], how a test checks a
+//! form's chance against the rules themselves), and what the balance lab plays from
+//! ([`crate::lab`]).
 
 use super::*;
 use houserule_core::chance::{self, Chance};
@@ -33,6 +35,23 @@ impl Campaign {
         let params = action::check(manifest, &self.table, role, action, raw)?;
         let calls = action::calls(manifest, action, &params)?;
         self.rules.simulate(&self.table, role, action, &params, &calls, seed_from_number(seed), n, each)
+    }
+
+    /// Runs an action once from the current table with the dice given (forced faces, or a
+    /// seed), committing nothing and building nothing on it: what it returned, said and rolled
+    /// (each roll an item). Dice that do not fit what the action rolls are an error.
+    pub fn trial(
+        &self,
+        role: &Role,
+        action: &str,
+        raw: &Map<String, Value>,
+        dice: &DiceSupply,
+    ) -> Result<crate::rules::StagedReply, ActError> {
+        let manifest = self.rules.manifest.clone();
+        let params = action::check(&manifest, &self.table, role, action, raw)?;
+        let calls = action::calls(&manifest, action, &params)?;
+        let id = TableId { campaign: self.token, seq: self.head.0 };
+        self.rules.stage(id, &self.table, role, Some((action, &params)), &calls, dice)
     }
 
     /// The balance lab's side for this campaign: its rules in force (house rules too) and its
@@ -73,7 +92,11 @@ impl Campaign {
             Err(ActError::Param(_)) => return Ok(FormOdds::default()),
             Err(e) => return Err(e),
         };
-        let calls = [action::Call { function, args: vec![Value::Object(params.clone())] }];
+        // Called like the action: its before_action hook first (the rules that refuse many
+        // actions at once), then the odds function in place of the action's.
+        let mut calls = action::calls(&manifest, action, &params)?;
+        calls.pop();
+        calls.push(action::Call { function, args: vec![Value::Object(params.clone())] });
         let dice = DiceSupply::Forced(Forced::new(Vec::new()));
         let id = TableId { campaign: self.token, seq: self.head.0 };
         let reply = match self.rules.stage(id, &self.table, role, Some((action, &params)), &calls, &dice) {

@@ -9,7 +9,9 @@
 //! policy spent, say), added up over the run, and may be only a tally, with no action. At the
 //! end `lab_outcome` sums the run up as a map (`won`, `turns` …), and the run's tally joins it
 //! (the outcome's own keys first). A move the rules refuse ends the run with the refusal, so a
-//! policy that breaks the rules is reported, never quietly skipped.
+//! policy that breaks the rules is reported, never quietly skipped. A run still going after
+//! [`MAX_TURNS`] turns is cut off and marked `unfinished: true` (the engine's key: every other
+//! run says `false`), so the lab can count and report it rather than pass it off as a loss.
 
 use houserule_core::action::{self, ActError, Call};
 use houserule_core::dice::Forced;
@@ -21,8 +23,7 @@ use houserule_core::{Limits, Role};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
-/// Most turns one run may take before it is called unfinished.
-pub const MAX_TURNS: u64 = 200;
+use crate::lab::{MAX_TURNS, UNFINISHED};
 
 /// Calls a lab function of the rules as the GM, with no dice; returns what it returned.
 fn ask(
@@ -93,7 +94,7 @@ pub fn play(
     arm();
     let mut outcome = ask(plugin, &manifest, limits, &table, "lab_outcome", guard)?;
     if let Value::Object(m) = &mut outcome {
-        m.entry("unfinished").or_insert(json!(turns > MAX_TURNS));
+        m.insert(UNFINISHED.into(), json!(turns > MAX_TURNS));
         for (k, v) in tally {
             m.entry(k).or_insert(v);
         }

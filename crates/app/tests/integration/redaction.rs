@@ -134,11 +134,34 @@ fn knowledge(
 /// Everything `viewer` received, as one JSON value.
 struct Received(Vec<Value>);
 
+/// A value without the lines and columns of the script a refusal came from: the ruleset's
+/// scripts are public, so where in them a refusal sits is no secret (and a line number can
+/// equal a hidden count by chance).
+fn without_script_positions(v: &Value) -> Value {
+    match v {
+        Value::Array(a) => Value::Array(a.iter().map(without_script_positions).collect()),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, x)| match (k.as_str(), x) {
+                    ("script", Value::Object(s)) => {
+                        let mut s = s.clone();
+                        s.remove("line");
+                        s.remove("column");
+                        (k.clone(), without_script_positions(&Value::Object(s)))
+                    }
+                    _ => (k.clone(), without_script_positions(x)),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 impl Received {
     fn leaks(&self, secrets: &BTreeMap<String, String>) -> Vec<String> {
         let mut found = BTreeSet::new();
         for v in &self.0 {
-            leaves(v, &mut found);
+            leaves(&without_script_positions(v), &mut found);
         }
         let mut leaks: BTreeSet<String> = found.into_iter().filter(|v| secrets.contains_key(v)).collect();
         // A word this test made up is found even inside a longer text (a narration line).

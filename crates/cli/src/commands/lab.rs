@@ -9,7 +9,7 @@ use super::simulate::{plugin_for_runs, read_setup};
 use super::Outcome;
 use crate::output::{self, Failure, LabReport};
 use houserule_app::folders;
-use houserule_app::lab::{LabSide, Setup, Summary, MAX_TIMES};
+use houserule_app::lab::{LabSide, Setup, Summary, MAX_TIMES, MAX_TURNS, UNFINISHED};
 use houserule_app::scenario::Runner;
 use houserule_core::dice::seed_from_number;
 use houserule_core::plugin::HouseRule;
@@ -157,6 +157,9 @@ fn print_report(r: &LabReport) {
             s.win_interval.0 * 100.0,
             s.win_interval.1 * 100.0
         );
+        if s.unfinished > 0 {
+            crate::say!("  {}", unfinished_warning(s.unfinished, s.runs));
+        }
         for (key, summary) in &s.outcomes {
             match summary {
                 Summary::Number { mean, histogram, .. } => {
@@ -169,9 +172,33 @@ fn print_report(r: &LabReport) {
                         }
                     }
                 }
-                Summary::Flag { rate, .. } if key != "won" => crate::say!("  {key}: {:.1}%", rate * 100.0),
+                Summary::Flag { rate, .. } if key != "won" && key != UNFINISHED => {
+                    crate::say!("  {key}: {:.1}%", rate * 100.0)
+                }
                 _ => {}
             }
         }
+    }
+}
+
+/// The line that warns of runs cut off at the turn cap: they count as not won, so the win rate
+/// says less than it seems.
+fn unfinished_warning(unfinished: u64, runs: u64) -> String {
+    let share = unfinished as f64 * 100.0 / runs.max(1) as f64;
+    format!(
+        "warning: {unfinished} of {runs} runs ({share:.1}%) were cut off unfinished at {MAX_TURNS} turns; \
+         they count as not won, so the lab's policy never ended those scenes"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_side_with_runs_cut_off_says_how_many_in_words() {
+        let line = unfinished_warning(3, 200);
+        assert!(line.contains("3 of 200 runs (1.5%)") && line.contains("200 turns"), "{line}");
+        assert!(!line.contains('_'), "words, not identifiers: {line}");
     }
 }
