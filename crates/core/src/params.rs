@@ -4,6 +4,8 @@
 //! the raw values a user typed (CLI strings or JSON from the UI) into normalised JSON — entity
 //! names resolved to ids, trait names to their canonical spelling, numbers checked against their
 //! range — before any script runs. An error names the parameter (`attack[2]`, `active.skill`).
+//! Every text given is held to the one rule for text ([`crate::text`]) before anything else:
+//! one line, without control characters, unless the parameter is long text.
 
 use crate::table::Table;
 use crate::visibility::Role;
@@ -18,6 +20,9 @@ mod values;
 pub const DEFAULT_MAX_TEXT: usize = 2000;
 /// Most items in a list or map parameter unless its spec says otherwise.
 pub const DEFAULT_MAX_ITEMS: usize = 100;
+/// A text parameter allowed more characters than this is long text: a form shows it as a text
+/// area, and it may hold line breaks and tabs. Every other text a parameter takes is one line.
+pub const LONG_TEXT: usize = 200;
 
 /// The type of a parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -130,6 +135,17 @@ impl ParamSpec {
             max_items: None,
             max_len: None,
             secret: false,
+        }
+    }
+
+    /// Whether a value of this parameter (or of its items) may run over several lines: long
+    /// text only (see [`LONG_TEXT`]). No text a parameter takes holds any other control
+    /// character ([`crate::text`]).
+    pub fn lines(&self) -> crate::text::Lines {
+        match self.ty {
+            ParamType::Text if self.max_len.is_some_and(|m| m > LONG_TEXT) => crate::text::Lines::Several,
+            ParamType::List | ParamType::Map => self.item().map_or(crate::text::Lines::One, |i| i.lines()),
+            _ => crate::text::Lines::One,
         }
     }
 
@@ -434,6 +450,31 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.param, "skills.stealth");
+    }
+
+    #[test]
+    fn text_holds_no_control_character_and_only_long_text_runs_over_lines() {
+        let s = specs(
+            r#"
+            name = { type = "text", max_len = 80 }
+            story = { type = "text", max_len = 2000, optional = true }
+            tags = { type = "map", of = "int", optional = true }
+            "#,
+        );
+        let t = table();
+        let given = |v: Value| validate(&s, v.as_object().unwrap(), &t, &Role::Gm);
+        assert!(given(json!({"name": "Bob", "story": "one\ntwo\tthree"})).is_ok(), "long text keeps its lines");
+        for (raw, param) in [
+            (json!({"name": "Bob\n#9 roll by gm"}), "name"),
+            (json!({"name": "Bob\u{1b}]0;owned\u{7}"}), "name"),
+            (json!({"name": "Bob", "story": "a\u{1b}[2J"}), "story"),
+            (json!({"name": "Bob", "story": "evil\u{202e}"}), "story"),
+            (json!({"name": "Bob", "tags": {"a\u{7}": 1}}), "tags"),
+        ] {
+            let e = given(raw.clone()).unwrap_err();
+            assert_eq!(e.param, param, "{raw}: {e}");
+            assert!(e.message.contains("U+00") || e.message.contains("U+202E"), "{raw}: {e}");
+        }
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //! [`verify`] runs every check of [`CHECKS`], in that order, and reports each one by its name,
 //! so a failure says which check and which event:
 //! - `integrity`: SQLite's own check of the file;
-//! - `schema`: a schema version this build reads;
+//! - `schema`: the file's tables, indexes and columns are exactly the ones Houserule creates,
+//!   at a schema version this build reads;
+//! - `caps`: every event is one an action could have made — no row larger as stored than an
+//!   event can be, every item within the caps, names and text held to the one rule for text;
 //! - `chain`: the hash chain, each event's hash recomputed from its header and from every
 //!   item (an edited, deleted or reordered event, or an edited item, is found);
 //! - `replay`: every change applies in order, and replaying them gives every stored snapshot;
@@ -13,8 +16,9 @@
 //!   version the log ever committed to is still in the file.
 //!
 //! The checks of the log read it once: the chain vouches for each event before the other
-//! checks of the log look at it ([`Step`]).
+//! checks of the log look at it ([`Step`]); a row too large to read stops the walk there.
 
+mod caps;
 mod chain;
 mod dice;
 mod file;
@@ -23,7 +27,7 @@ mod rules;
 #[cfg(test)]
 mod testing;
 
-use crate::store::{Row, Store};
+use crate::store::Store;
 use houserule_core::event::{Hash, Header, Item};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -32,8 +36,8 @@ use std::collections::HashMap;
 /// The result of one check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Check {
-    /// The check's name: one of [`CHECKS`] (`integrity`, `schema`, `chain`, `replay`, `dice`,
-    /// `rules`), or one the command line adds (`open`, `event`, `against`).
+    /// The check's name: `integrity`, `schema`, `caps`, `chain`, `replay`, `dice` or `rules`
+    /// (the checks every file gets), or `open`, `event` or `against` (the command line's).
     pub name: String,
     pub ok: bool,
     pub detail: String,
@@ -91,11 +95,6 @@ pub(crate) struct Tally {
 
 /// A check of the log: it sees each event the chain vouched for, in order, until it fails.
 pub(crate) trait Step {
-    /// Looks at a stored row before it is read any further; a failure stops the whole walk
-    /// (the row is not read). Most checks have nothing to say here.
-    fn row(&mut self, _row: &Row) -> Option<Check> {
-        None
-    }
     /// Looks at one event; a failure is this check's result, and it sees no more events.
     fn event(&mut self, event: &Event) -> Option<Check>;
     /// The check's result once the log is read (and it did not fail on the way).
@@ -127,6 +126,7 @@ pub struct Named {
 pub const CHECKS: &[Named] = &[
     Named { name: "integrity", run: Run::File(file::integrity) },
     Named { name: "schema", run: Run::File(file::schema) },
+    Named { name: "caps", run: Run::Log(caps::start) },
     Named { name: "chain", run: Run::Chain },
     Named { name: "replay", run: Run::Log(replay::start) },
     Named { name: "dice", run: Run::Log(dice::start) },
@@ -176,19 +176,14 @@ pub fn verify(store: &Store, seeds: &KnownSeeds) -> VerifyReport {
     }
 }
 
-/// Reads the log once: each row is offered to every check's [`Step::row`], followed along the
-/// chain, and handed to every check of the log that has not failed. Returns the chain's check.
+/// Reads the log once: each row is followed along the chain and handed to every check of the
+/// log that has not failed; a row too large to read stops the walk, failing `caps`. Returns
+/// the chain's check.
 fn walk(store: &Store, running: &mut [Running], tally: &mut Tally) -> Check {
     let mut chain = chain::Chain::default();
     let mut stopped: Option<Check> = None;
     let read = store.each_event(1, |row| {
         if stopped.is_some() {
-            return Ok(());
-        }
-        if let Some(failed) = running.iter_mut().find_map(|r| r.step.row(&row).map(|c| (r, c))) {
-            let (r, check) = failed;
-            stopped = Some(chain::not_read(row.seq, r.name));
-            r.failed.get_or_insert(check);
             return Ok(());
         }
         match chain.follow(&row) {
@@ -206,8 +201,36 @@ fn walk(store: &Store, running: &mut [Running], tally: &mut Tally) -> Check {
     tally.head = chain.prev;
     match (read, stopped) {
         (_, Some(check)) => check,
-        (Err(e), None) => fail("chain", None, e.to_string()),
+        (Err(e), None) => match caps::unread(&e) {
+            Some((seq, check)) => {
+                if let Some(r) = running.iter_mut().find(|r| r.name == caps::NAME) {
+                    r.failed = Some(check);
+                }
+                chain::not_read(seq, caps::NAME)
+            }
+            None => fail("chain", None, e.to_string()),
+        },
         (Ok(()), None) => chain.finish(),
+    }
+}
+
+/// The report on a file that could not be opened: the check it failed, by the error.
+pub fn unopened(e: &crate::store::StoreError) -> VerifyReport {
+    use crate::store::StoreError;
+    let name = match e {
+        StoreError::Foreign { .. } | StoreError::Newer { .. } => "schema",
+        StoreError::Integrity { .. } => "integrity",
+        _ => "open",
+    };
+    VerifyReport {
+        ok: false,
+        events: 0,
+        head: String::new(),
+        rolls_recomputed: 0,
+        rolls_forced: 0,
+        rolls_pending: 0,
+        rolls_secret: 0,
+        checks: vec![fail(name, None, e.to_string())],
     }
 }
 
@@ -224,7 +247,7 @@ pub fn own_seeds(store: &Store) -> KnownSeeds {
 
 #[cfg(test)]
 mod tests {
-    use super::testing::{file_with, first, items_event};
+    use super::testing::{file_with, first};
     use super::*;
 
     #[test]
@@ -236,29 +259,5 @@ mod tests {
         assert_eq!(names, table);
         assert!(report.ok, "{report:?}");
         assert_eq!(report.events, 1);
-    }
-
-    #[test]
-    fn a_check_that_fails_on_a_row_stops_the_walk_there() {
-        struct Refuses;
-        impl Step for Refuses {
-            fn row(&mut self, row: &Row) -> Option<Check> {
-                (row.seq == 2).then(|| fail("refuses", Some(2), "no"))
-            }
-            fn event(&mut self, _: &Event) -> Option<Check> {
-                None
-            }
-            fn finish(self: Box<Self>, _: &mut Tally) -> Check {
-                pass("refuses", "")
-            }
-        }
-        let store = file_with(&[first(), items_event(vec![]), items_event(vec![])]);
-        let mut running = vec![Running { name: "refuses", step: Box::new(Refuses), failed: None }];
-        let mut tally = Tally::default();
-        let chain = walk(&store, &mut running, &mut tally);
-        assert!(!chain.ok && chain.event == Some(2), "{chain:?}");
-        assert!(chain.detail.contains("refuses"), "the chain names the check that stopped it: {chain:?}");
-        assert_eq!(tally.events, 1, "only event 1 was read");
-        assert_eq!(running[0].failed.as_ref().and_then(|c| c.event), Some(2));
     }
 }

@@ -234,25 +234,11 @@ pub fn verify(json: bool, file: &Path, event: Option<(u64, String)>, against: Op
     let store = match Store::open(file) {
         Ok(s) => s,
         Err(e) => {
-            let report = verification::VerifyReport {
-                ok: false,
-                events: 0,
-                head: String::new(),
-                rolls_recomputed: 0,
-                rolls_forced: 0,
-                rolls_pending: 0,
-                rolls_secret: 0,
-                checks: vec![verification::Check {
-                    name: "open".into(),
-                    ok: false,
-                    detail: e.to_string(),
-                    event: None,
-                }],
-            };
+            let report = verification::unopened(&e);
             if json {
                 output::json(&report);
             } else {
-                crate::say!("FAILED open: {e}");
+                crate::say!("FAILED {}: {e}", report.checks[0].name);
             }
             return Ok(false);
         }

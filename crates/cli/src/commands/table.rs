@@ -31,7 +31,14 @@ pub fn invite(json: bool, file: &Path, player: Option<&str>, url: Option<&str>, 
             }
             for i in list.iter().filter(|_| !json) {
                 let used = i.last_used.as_deref().map_or("never used".to_string(), |u| format!("last used {u}"));
-                crate::say!("{}: made {}, {used}", i.player, i.created);
+                match i.made_here {
+                    true => crate::say!("{}: made {}, {used}", i.player, i.created),
+                    false => crate::say!(
+                        "{}: NOT made on this machine, so it lets nobody in: make a new link (houserule invite FILE {})",
+                        i.player,
+                        i.player
+                    ),
+                }
             }
             Ok(true)
         }

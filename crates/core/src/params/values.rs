@@ -5,6 +5,7 @@
 use super::{err, ParamError, ParamSpec, ParamType, DEFAULT_MAX_ITEMS, DEFAULT_MAX_TEXT};
 use crate::dice;
 use crate::table::Table;
+use crate::text::{self, Lines};
 use crate::traits;
 use crate::visibility::Role;
 use indexmap::IndexMap;
@@ -39,8 +40,11 @@ fn check_of(ty: ParamType) -> Check {
     }
 }
 
-/// Checks one value against its spec.
+/// Checks one value against its spec: text given is held to the one rule for text first.
 pub(super) fn value(spec: &ParamSpec, raw: &Value, cx: &Ctx, path: &str) -> Result<Value, ParamError> {
+    if let Value::String(s) = raw {
+        text::check(s, spec.lines()).map_err(|e| err(path, e.to_string()))?;
+    }
     check_of(spec.ty)(spec, raw, cx, path)
 }
 
@@ -256,6 +260,7 @@ fn map(spec: &ParamSpec, value: &Value, cx: &Ctx, path: &str) -> Result<Value, P
     let mut out = Map::new();
     for (k, v) in entries {
         let k = k.trim().to_string();
+        text::check(&k, Lines::One).map_err(|e| err(path, format!("a name: {e}")))?;
         if k.is_empty() || k.chars().count() > 100 {
             return Err(err(path, "a name must be 1 to 100 characters"));
         }
