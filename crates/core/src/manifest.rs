@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod checks;
+mod param_checks;
 
 /// The plugin API version this engine implements.
 pub const API_VERSION: u32 = 1;

@@ -203,6 +203,12 @@ pub fn validate(
     values::object(specs, raw, table, role, "")
 }
 
+/// Whether `value` would be accepted for `spec` — as a manifest's `default` must be — as far as
+/// can be told without a table (a name of an entity, a trait, a pool or a player must be text).
+pub fn check_default(spec: &ParamSpec, value: &Value) -> Result<(), ParamError> {
+    values::default_fits(spec, value, "default")
+}
+
 /// What a form may offer for one parameter, given the table and who is asking.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "from")]

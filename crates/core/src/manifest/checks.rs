@@ -104,6 +104,9 @@ fn scripts(m: &Manifest) -> Result<(), Refusal> {
         if !script.ends_with(".rhai") || script.contains(['/', '\\']) || script.starts_with('.') {
             return refuse(field, format!("'{script}' must be a .rhai file in the plugin folder itself"));
         }
+        if std::iter::once(&m.entry).chain(m.scripts.iter()).take(i).any(|s| s == script) {
+            return refuse(field, format!("'{script}' is listed twice: each script is merged once"));
+        }
     }
     Ok(())
 }
@@ -118,14 +121,31 @@ fn settings(m: &Manifest) -> Result<(), Refusal> {
         if s.ty == SettingType::Choice && s.options.is_empty() {
             return refuse(format!("{f}.options"), "a choice setting needs options");
         }
-        if let (Some(min), Some(max)) = (s.min, s.max) {
-            if min > max {
-                return refuse(format!("{f}.min"), format!("min {min} is above max {max}"));
-            }
-        }
+        setting_fields(&f, s)?;
         s.check(&s.default).map_err(|m| (format!("{f}.default"), m.to_string()))?;
     }
     Ok(())
+}
+
+/// A setting's range is for an int, its options for a choice, each option once.
+fn setting_fields(f: &str, s: &super::SettingSpec) -> Result<(), Refusal> {
+    for (field, given) in [("min", s.min.is_some()), ("max", s.max.is_some())] {
+        if given && s.ty != SettingType::Int {
+            return refuse(format!("{f}.{field}"), format!("only an int setting has a {field}"));
+        }
+    }
+    if !s.options.is_empty() && s.ty != SettingType::Choice {
+        return refuse(format!("{f}.options"), "only a choice setting has options");
+    }
+    if let Some((i, o)) =
+        s.options.iter().enumerate().find(|(i, o)| s.options[..*i].iter().any(|e| e.eq_ignore_ascii_case(o)))
+    {
+        return refuse(format!("{f}.options"), format!("option {} '{o}' is listed twice", i + 1));
+    }
+    match (s.min, s.max) {
+        (Some(min), Some(max)) if min > max => refuse(format!("{f}.min"), format!("min {min} is above max {max}")),
+        _ => Ok(()),
+    }
 }
 
 /// Every pool, the table's and each kind's.
@@ -146,6 +166,16 @@ fn pools(m: &Manifest) -> Result<(), Refusal> {
 fn pool(m: &Manifest, f: &str, p: &PoolSpec) -> Result<(), Refusal> {
     int_setting(m, &format!("{f}.cap_setting"), &p.cap_setting)?;
     int_setting(m, &format!("{f}.initial_setting"), &p.initial_setting)?;
+    if p.cap.is_some() && p.cap_setting.is_some() {
+        return refuse(format!("{f}.cap_setting"), "give cap or cap_setting (the cap from a setting), not both");
+    }
+    if p.initial_setting.is_some() && matches!(p.initial, Initial::PerKind(_)) {
+        let message = "initial_setting sets one count; counts per kind come from initial alone";
+        return refuse(format!("{f}.initial_setting"), message);
+    }
+    if let Some(k) = p.kinds.iter().enumerate().find(|(i, k)| p.kinds[..*i].contains(k)).map(|(_, k)| k) {
+        return refuse(format!("{f}.kinds"), format!("'{k}' is listed twice"));
+    }
     if let Some(cap) = p.cap.filter(|cap| *cap < p.floor) {
         return refuse(format!("{f}.cap"), format!("cap {cap} is below floor {}", p.floor));
     }
@@ -178,6 +208,9 @@ fn actions(m: &Manifest) -> Result<(), Refusal> {
         }
         if a.who.is_empty() {
             return refuse(format!("{f}.who"), "nobody may take this action");
+        }
+        if a.who.iter().enumerate().any(|(i, w)| a.who[..i].contains(w)) {
+            return refuse(format!("{f}.who"), "someone is listed twice");
         }
         for (field, fun) in [("function", &a.function), ("odds", &a.odds)] {
             if let Some(fun) = fun.as_ref().filter(|fun| !is_identifier(fun)) {
@@ -215,6 +248,7 @@ fn params(m: &Manifest, prefix: &str, group: &IndexMap<String, ParamSpec>) -> Re
 
 /// One parameter, by its type; `siblings` are the parameters beside it.
 fn param(m: &Manifest, f: &str, p: &ParamSpec, siblings: &IndexMap<String, ParamSpec>) -> Result<(), Refusal> {
+    super::param_checks::check(f, p)?;
     match p.ty {
         ParamType::Choice if p.options.is_empty() => refuse(format!("{f}.options"), "a choice needs options"),
         ParamType::List | ParamType::Map => {
@@ -267,4 +301,107 @@ fn moments(m: &Manifest) -> Result<(), Refusal> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Manifest;
+
+    const BASE: &str = r#"
+id = "lies"
+name = "Lies"
+version = "1"
+api = 1
+entry = "rules.rhai"
+
+[settings.level]
+type = "int"
+default = 2
+
+[kinds.character]
+
+[pools.bag]
+kinds = ["white", "black"]
+initial = { white = 1 }
+
+[actions.a]
+who = ["gm"]
+"#;
+
+    /// The field a manifest with `extra` appended is refused at.
+    fn refused_at(extra: &str) -> String {
+        match Manifest::parse("plugin.toml", &format!("{BASE}{extra}\n")) {
+            Ok(_) => panic!("a manifest that lies is refused:\n{extra}"),
+            Err(e) => e.field,
+        }
+    }
+
+    #[test]
+    fn the_base_manifest_tells_the_truth() {
+        Manifest::parse("plugin.toml", BASE).unwrap();
+        let honest = "params.n = { type = \"int\", min = 1, max = 3, default = 2 }\n\
+                      params.who = { type = \"list\", of = \"choice\", options = [\"x\", \"y\"], max_items = 2, default = [\"x\"] }\n\
+                      params.c = { type = \"entity\", kind = \"character\", default = \"hero\" }\n\
+                      params.t = { type = \"list\", of = \"trait\", entity = \"c\", category = \"skill\" }\n\
+                      params.r = { type = \"record\", fields = { k = { type = \"int\", default = 1 } }, default = \"k:2\" }";
+        Manifest::parse("plugin.toml", &format!("{BASE}{honest}\n")).unwrap();
+    }
+
+    #[test]
+    fn a_parameter_that_contradicts_itself_is_refused_at_its_field() {
+        let p = "actions.a.params.p";
+        for (lie, field) in [
+            (r#"type = "int", default = "many""#, "default"),
+            (r#"type = "int", min = 1, max = 3, default = 7"#, "default"),
+            (r#"type = "int", min = 5, max = 1"#, "min"),
+            (r#"type = "bool", default = 3"#, "default"),
+            (r#"type = "choice", options = ["a", "b"], default = "c""#, "default"),
+            (r#"type = "choice", options = ["a", "A"]"#, "options"),
+            (r#"type = "text", max_len = 3, default = "too long""#, "default"),
+            (r#"type = "text", max_len = 0"#, "max_len"),
+            (r#"type = "dice", default = "2d""#, "default"),
+            (r#"type = "entity", default = 3"#, "default"),
+            (r#"type = "list", of = "int", min_items = 3, max_items = 1"#, "min_items"),
+            (r#"type = "list", of = "int", max_items = 1, default = [1, 2]"#, "default"),
+            (r#"type = "list", of = "int", max = 2, default = [1, 5]"#, "default"),
+            (r#"type = "map", of = "int", default = { a = "x" }"#, "default"),
+            (r#"type = "record", fields = { k = { type = "int" } }, default = { q = 1 }"#, "default"),
+            (r#"type = "int", options = ["a"]"#, "options"),
+            (r#"type = "text", min = 1"#, "min"),
+            (r#"type = "text", kind = "character""#, "kind"),
+            (r#"type = "int", entity = "c""#, "entity"),
+            (r#"type = "int", category = "skill""#, "category"),
+            (r#"type = "int", of = "int""#, "of"),
+            (r#"type = "int", fields = { k = { type = "int" } }"#, "fields"),
+            (r#"type = "int", min_items = 1"#, "min_items"),
+            (r#"type = "int", max_len = 5"#, "max_len"),
+            (r#"type = "entity", kind = "character", kinds = ["character"]"#, "kinds"),
+            (r#"type = "list", of = { type = "int" }, max = 3"#, "max"),
+        ] {
+            assert_eq!(refused_at(&format!("params.p = {{ {lie} }}")), format!("{p}.{field}"), "{lie}");
+        }
+        let nested = "params.r = { type = \"record\", fields = { k = { type = \"int\", min = 4, max = 2 } } }";
+        assert_eq!(refused_at(nested), "actions.a.params.r.fields.k.min");
+    }
+
+    #[test]
+    fn settings_pools_scripts_and_actions_that_contradict_themselves_are_refused() {
+        for (lie, field) in [
+            ("[settings.x]\ntype = \"int\"\ndefault = 1\noptions = [\"a\"]", "settings.x.options"),
+            ("[settings.x]\ntype = \"text\"\ndefault = \"a\"\nmin = 1", "settings.x.min"),
+            ("[settings.x]\ntype = \"choice\"\ndefault = \"a\"\noptions = [\"a\", \"a\"]", "settings.x.options"),
+            ("[pools.p]\ncap = 3\ncap_setting = \"level\"", "pools.p.cap_setting"),
+            (
+                "[pools.p]\nkinds = [\"w\", \"b\"]\ninitial = { w = 1 }\ninitial_setting = \"level\"",
+                "pools.p.initial_setting",
+            ),
+            ("[pools.p]\nkinds = [\"w\", \"w\"]", "pools.p.kinds"),
+            ("[actions.b]\nwho = [\"gm\", \"gm\"]", "actions.b.who"),
+        ] {
+            assert_eq!(refused_at(lie), field, "{lie}");
+        }
+        let twice =
+            BASE.replace("entry = \"rules.rhai\"", "entry = \"rules.rhai\"\nscripts = [\"more.rhai\", \"rules.rhai\"]");
+        assert_eq!(Manifest::parse("plugin.toml", &twice).unwrap_err().field, "scripts[2]");
+    }
 }

@@ -313,3 +313,44 @@ fn as_pairs(v: &Value) -> Option<Vec<(String, Value)>> {
         _ => None,
     }
 }
+
+/// Whether `value` is a value the parameter `spec` accepts, as far as a manifest can tell
+/// without a table: names of entities, traits, pools and players must be text; everything
+/// else is checked as a value given to the parameter would be.
+pub(super) fn default_fits(spec: &ParamSpec, value: &Value, path: &str) -> Result<(), ParamError> {
+    match spec.ty {
+        ParamType::Entity | ParamType::Trait | ParamType::Pool | ParamType::Player => match value {
+            Value::String(s) => text::check(s, Lines::One).map_err(|e| err(path, e.to_string())),
+            other => Err(err(path, format!("expected a name, got {other}"))),
+        },
+        ParamType::List => {
+            let item = spec.item().ok_or_else(|| err(path, "list parameter without 'of'"))?;
+            let items = match value {
+                Value::Array(a) => a.clone(),
+                Value::String(s) if s.trim().is_empty() => vec![],
+                Value::String(s) => s.split(',').map(|p| Value::String(p.trim().to_string())).collect(),
+                other => vec![other.clone()],
+            };
+            count(spec, items.len(), "items", path)?;
+            items.iter().enumerate().try_for_each(|(i, v)| default_fits(&item, v, &format!("{path}[{}]", i + 1)))
+        }
+        ParamType::Map => {
+            let item = spec.item().ok_or_else(|| err(path, "map parameter without 'of'"))?;
+            let entries = as_pairs(value).ok_or_else(|| err(path, "expected NAME:VALUE pairs or a map"))?;
+            count(spec, entries.len(), "entries", path)?;
+            entries.iter().try_for_each(|(k, v)| default_fits(&item, v, &format!("{path}.{k}")))
+        }
+        ParamType::Record => {
+            let entries = as_pairs(value).ok_or_else(|| err(path, "expected FIELD:VALUE pairs or a map"))?;
+            for (k, v) in &entries {
+                let field = spec.fields.get(k).ok_or_else(|| err(path, format!("the record has no field '{k}'")))?;
+                default_fits(field, v, &format!("{path}.{k}"))?;
+            }
+            Ok(())
+        }
+        _ => {
+            let (table, siblings) = (Table::default(), Map::new());
+            self::value(spec, value, &Ctx { table: &table, role: &Role::Gm, siblings: &siblings }, path).map(|_| ())
+        }
+    }
+}
