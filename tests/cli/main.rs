@@ -13,4 +13,5 @@ mod sharing;
 mod statistics;
 mod support;
 mod talk;
+mod terminal;
 mod undo;

@@ -94,7 +94,7 @@ pub fn act(json: bool, file: &Path, action: &str, who: &str, params: &[String], 
     if json {
         output::json(&out);
     } else {
-        crate::say!("{}", render::entry(&out.event));
+        output::entry(&out.event);
         for line in &out.script_log {
             crate::say!("  [script] {line}");
         }
@@ -180,7 +180,7 @@ pub struct LogRange {
 }
 
 pub fn log(json: bool, file: &Path, who: &str, range: LogRange) -> Outcome {
-    let print = |e: &houserule_core::view::LogEntry| crate::say!("{}", render::entry(e));
+    let print = output::entry;
     let paged = range.before.is_some() || range.limit.is_some();
     match open_for(file, who)? {
         Opened::Copy(copy) => {

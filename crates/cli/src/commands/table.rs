@@ -7,7 +7,7 @@ use crate::output::{self, Failure};
 use houserule_app::invites::{self, InviteError};
 use houserule_app::store::Store;
 use houserule_app::undo::Correction;
-use houserule_core::{render, ErrorCode, Role};
+use houserule_core::{ErrorCode, Role};
 use std::path::Path;
 
 fn failure(e: InviteError) -> Failure {
@@ -82,7 +82,7 @@ fn show(json: bool, entry: &houserule_core::view::LogEntry) {
     if json {
         output::json(entry);
     } else {
-        crate::say!("{}", render::entry(entry));
+        output::entry(entry);
     }
 }
 
