@@ -252,3 +252,36 @@ fn share_never_writes_through_a_link() {
         std::fs::remove_file(&link).unwrap();
     }
 }
+
+#[test]
+fn a_script_cannot_store_text_that_writes_to_the_terminal() {
+    let extra_manifest = "[actions.loud]\nwho = [\"gm\"]\nparams.how = { type = \"int\" }\n";
+    let extra_rules = r#"
+fn loud(t, p) {
+    if p.how == 1 { t.create("character", "Bob\x1b]0;owned\x07"); }
+    if p.how == 2 { t.say("fine\x1b[2J"); }
+    if p.how == 3 { t.rename("gandolf", "Gan\n#9 roll by gm [20]"); }
+    if p.how == 4 { t.add_trait("gandolf", "Mag\u202eic"); }
+    if p.how == 5 { t.set_var("note", "a\x07"); }
+}
+"#;
+    init();
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = crate::support::campaign_file(&plugin(extra_manifest, extra_rules), &dir.path().join("l.houserule"));
+    c.act(&Role::Gm, "make", &params(json!({"name": "Gandolf"})), None, None).unwrap();
+    let before = super::snapshot(&c);
+    for how in 1..=5 {
+        let attack = format!("loud {how}");
+        let r = refused(&attack, || {
+            c.act(&Role::Gm, "loud", &params(json!({ "how": how })), None, None).map_err(|e| e.report())
+        });
+        says(&r, &["U+001B", "U+000A", "U+202E", "U+0007"], &attack);
+        super::intact(&c, &before, &attack);
+    }
+    for name in ["Bob\u{1b}[2J", "Bob\n#9 roll by gm [20]", "Bob\u{202e}"] {
+        let r = refused(name, || {
+            c.act(&Role::Gm, "make", &params(json!({ "name": name })), None, None).map_err(|e| e.report())
+        });
+        assert_eq!(r.code, ErrorCode::BadParam, "{name}: refused at the door, before any script: {r:?}");
+    }
+}
