@@ -14,4 +14,5 @@ mod sharing;
 mod statistics;
 mod support;
 mod talk;
+mod terminal;
 mod undo;

@@ -654,6 +654,8 @@ export type Invite = {
   player: string;
   created: string;
   last_used?: string | null;
+  /** Whether this machine made the link. A link it did not make (planted in the file, or made elsewhere) lets nobody in: the GM makes a new one. */
+  made_here: boolean;
 };
 
 /** The table being served. */

@@ -2,7 +2,8 @@
 //!
 //! A catalog is built from plugin folders (each sub-folder with a `plugin.toml`) searched in
 //! order, then from rulesets built into the program; the first ruleset found with an id wins,
-//! so an installed or edited copy takes precedence over the built-in one. Reading a folder
+//! so an installed or edited copy takes precedence over the built-in one. A second folder with
+//! an id already found is reported, naming the folder in use. Reading a folder
 //! only reads text: nothing runs until a campaign loads the plugin in the sandbox.
 
 use crate::folders;
@@ -56,7 +57,14 @@ impl Catalog {
     /// Scans `folders` (each holding plugin folders) in order, then adds `built_in`.
     pub fn scan(folders: &[PathBuf], built_in: Vec<Found>, limits: &Limits) -> Catalog {
         let mut c = Catalog::default();
+        let mut seen: Vec<PathBuf> = Vec::new();
         for folder in folders {
+            // The same folder named twice (a search path that repeats it) holds no other plugins.
+            let real = folder.canonicalize().unwrap_or_else(|_| folder.clone());
+            if seen.contains(&real) {
+                continue;
+            }
+            seen.push(real);
             let Ok(entries) = std::fs::read_dir(folder) else { continue };
             let mut dirs: Vec<PathBuf> =
                 entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.join(MANIFEST).is_file()).collect();
@@ -89,7 +97,17 @@ impl Catalog {
                 source,
                 demo,
             }),
-            Ok(_) => {}
+            Ok(m) => {
+                let first = self.rulesets.iter().find(|r| r.id == m.id).map(|r| r.origin.clone());
+                if let (Origin::Folder(p), Some(Origin::Folder(used))) = (origin, first) {
+                    let why = format!(
+                        "its id '{}' is also the id of {}, which is found first and used",
+                        m.id,
+                        used.display()
+                    );
+                    self.skipped.push((p, why));
+                }
+            }
             Err(e) => {
                 if let Origin::Folder(p) = origin {
                     self.skipped.push((p, e.to_string()));
@@ -152,4 +170,39 @@ pub fn default_folders() -> Vec<PathBuf> {
 /// The catalog from the default folders and the built-in rulesets.
 pub fn default_catalog() -> Catalog {
     Catalog::scan(&default_folders(), built_in(), &Limits::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plugin(folder: &Path, dir: &str, id: &str) -> PathBuf {
+        let p = folder.join(dir);
+        std::fs::create_dir_all(&p).unwrap();
+        let manifest = format!("id = \"{id}\"\nname = \"{dir}\"\nversion = \"1\"\napi = 1\nentry = \"rules.rhai\"\n");
+        std::fs::write(p.join(MANIFEST), manifest).unwrap();
+        std::fs::write(p.join("rules.rhai"), "").unwrap();
+        p
+    }
+
+    #[test]
+    fn two_folders_with_one_id_are_reported_naming_both() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let first = plugin(a.path(), "mine", "fumbles");
+        let second = plugin(b.path(), "theirs", "fumbles");
+        plugin(b.path(), "other", "other");
+        let c = Catalog::scan(&[a.path().to_path_buf(), b.path().to_path_buf()], vec![], &Limits::default());
+        assert_eq!(
+            c.get("fumbles").map(|r| &r.origin),
+            Some(&Origin::Folder(first.clone())),
+            "the first one found wins"
+        );
+        let (skipped, why) = c.skipped.iter().find(|(p, _)| p == &second).expect("the second is reported");
+        assert!(why.contains(&first.display().to_string()), "names the one in use: {why}");
+        assert!(why.contains("fumbles"), "{why}");
+        assert_eq!(skipped, &second);
+        assert!(c.get("other").is_some());
+        let again = Catalog::scan(&[a.path().to_path_buf(), a.path().to_path_buf()], vec![], &Limits::default());
+        assert!(again.skipped.is_empty(), "the same folder twice is not two plugins: {:?}", again.skipped);
+    }
 }

@@ -2,13 +2,14 @@
 //!
 //! Guarantees:
 //! - a plugin or house-rule folder is read only from the files directly in it: a symbolic
-//!   link, a file that is not a regular file, a name that is not a plain file name of its
+//!   link, a hard link (a file with another name, which may be outside the folder), a file
+//!   that is not a regular file, a name that is not a plain file name of its
 //!   layer, or a file over the size limit is refused with the file named — nothing outside the
 //!   folder is ever read;
 //! - a scenario's house rules are read only from inside its plugin folder;
 //! - a file is written only under a name checked by [`check_name`], directly into the target
-//!   folder, never through a symbolic link: a name a campaign carries can never write
-//!   elsewhere.
+//!   folder, never through a symbolic link and never over a hard-linked file (it is written
+//!   aside and moved into place): a name a campaign carries can never write elsewhere.
 
 use houserule_core::house::HouseRules;
 use houserule_core::plugin::{check_name, HouseRule, Layer, PluginSource, HOUSE_SETTINGS, MANIFEST, MAX_FILES};
@@ -35,6 +36,22 @@ fn refuse(path: &Path, message: impl Into<String>) -> FolderError {
     FolderError { path: path.display().to_string(), message: message.into(), refused: true }
 }
 
+const HARD_LINK: &str = "is a hard link (the same file has another name, perhaps outside this folder); rules are \
+                         read and written only as files of their own folder";
+
+/// Whether the file has more than one name.
+fn hard_linked(meta: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::MetadataExt::nlink(meta) > 1
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
 /// The file's own metadata (a link is not followed), refused unless it is a regular file
 /// within the size limit.
 fn regular_file(path: &Path, max_bytes: usize) -> Result<Metadata, FolderError> {
@@ -47,6 +64,9 @@ fn regular_file(path: &Path, max_bytes: usize) -> Result<Metadata, FolderError> 
     }
     if !meta.is_file() {
         return Err(refuse(path, "is not a regular file"));
+    }
+    if hard_linked(&meta) {
+        return Err(refuse(path, HARD_LINK));
     }
     if meta.len() > max_bytes as u64 {
         return Err(refuse(
@@ -119,25 +139,48 @@ pub fn read_house_rules(dir: &Path, max_bytes: usize) -> Result<HouseRules, Fold
 }
 
 /// Writes house-rule files into `dir` (made if missing). A name that is not a plain house-rule
-/// file name, or a target that is a link, is refused before anything is written.
+/// file name, or a target that is a link (symbolic or hard), is refused before anything is
+/// written. Each file is written aside and moved into place, so whatever was at its name is
+/// replaced, never written into.
 pub fn write_house_rules(dir: &Path, files: &[(String, String)]) -> Result<Vec<PathBuf>, FolderError> {
     let mut targets = Vec::new();
     for (name, _) in files {
         check_name(Layer::House, name).map_err(|m| refuse(dir, m.0))?;
         let path = dir.join(name);
-        if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
-            return Err(refuse(
-                &path,
-                "exists and is not a regular file (a link or a folder); it is not written through",
-            ));
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if !m.is_file() => {
+                return Err(refuse(
+                    &path,
+                    "exists and is not a regular file (a link or a folder); it is not written through",
+                ))
+            }
+            Ok(m) if hard_linked(&m) => return Err(refuse(&path, HARD_LINK)),
+            _ => targets.push(path),
         }
-        targets.push(path);
     }
     std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
     for ((_, text), path) in files.iter().zip(&targets) {
-        std::fs::write(path, text).map_err(|e| io(path, e))?;
+        write_aside(path, text)?;
     }
     Ok(targets)
+}
+
+/// Writes `text` to a new file beside `path`, then moves it to `path`.
+fn write_aside(path: &Path, text: &str) -> Result<(), FolderError> {
+    use std::io::Write;
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let aside = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&aside)
+        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.sync_all()))
+        .and_then(|_| std::fs::rename(&aside, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&aside);
+        return Err(io(path, e));
+    }
+    Ok(())
 }
 
 /// Removes one house-rule file from `dir`, if it is there.
@@ -233,6 +276,39 @@ mod tests {
         assert!(e.message.contains("not written through"), "{e}");
         assert_eq!(std::fs::read_to_string(outside.path()).unwrap(), "", "the link's target is untouched");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "nothing else was written");
+    }
+
+    #[test]
+    fn a_hard_linked_script_is_refused_like_a_symbolic_link() {
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret.rhai");
+        std::fs::write(&secret, "fn secret() { 42 }").unwrap();
+        let dir = plugin_dir();
+        std::fs::hard_link(&secret, dir.path().join("notes.rhai")).unwrap();
+        let e = read_plugin(dir.path(), &Limits::default()).unwrap_err();
+        assert!(e.path.ends_with("notes.rhai") && e.message.contains("hard link"), "{e}");
+        assert!(e.refused);
+        let house = tempfile::tempdir().unwrap();
+        std::fs::hard_link(&secret, house.path().join("kind.rhai")).unwrap();
+        let e = read_house_rules(house.path(), 1 << 20).unwrap_err();
+        assert!(e.message.contains("hard link"), "{e}");
+    }
+
+    #[test]
+    fn an_export_never_overwrites_a_hard_linked_file() {
+        let outside = tempfile::tempdir().unwrap();
+        let kept = outside.path().join("notes.txt");
+        std::fs::write(&kept, "keep me").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::hard_link(&kept, dir.path().join("a.rhai")).unwrap();
+        let e = write_house_rules(dir.path(), &[("a.rhai".to_string(), "fn a() {}".into())]).unwrap_err();
+        assert!(e.refused && e.message.contains("hard link"), "{e}");
+        assert_eq!(std::fs::read_to_string(&kept).unwrap(), "keep me", "the linked file is untouched");
+        let fresh = write_house_rules(dir.path(), &[("b.rhai".to_string(), "fn b() {}".into())]).unwrap();
+        assert_eq!(std::fs::read_to_string(&fresh[0]).unwrap(), "fn b() {}");
+        let names: Vec<String> =
+            std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+        assert_eq!(names.len(), 2, "nothing but the files asked for: {names:?}");
     }
 
     #[test]

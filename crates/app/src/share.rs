@@ -1,7 +1,10 @@
 //! Sharing a campaign: one clean file, or a player's copy that still verifies.
 //!
 //! [`share`] writes a single self-contained SQLite file (no WAL side files) holding the rules
-//! and house rules the campaign is played with. A full copy is the campaign itself, seed
+//! and house rules the campaign is played with. The file is made new by this build from what
+//! Houserule reads of the campaign (its facts, sources, events, snapshots and seed): nothing
+//! else the campaign file holds — a table, a trigger, a row Houserule does not read — is ever
+//! copied, and nothing is written through a link at the target. A full copy is the campaign itself, seed
 //! included, for another GM. A copy for a player keeps every event and hash, but each item that
 //! player may not see is redacted to its digest: the chain verifies exactly as before, nothing
 //! secret is in the file (no dice seed, no snapshots of the table, no GM-only values), and the
@@ -50,6 +53,33 @@ fn sqlite(e: rusqlite::Error) -> ShareError {
     ShareError::Store(StoreError::Sqlite(e.to_string()))
 }
 
+/// The facts of the campaign a copy carries (`meta`); the rest of `meta` is this table's own
+/// bookkeeping (this machine's stamp, a Matrix room's marks) or nothing Houserule reads.
+const CARRIED_META: &[&str] =
+    &["campaign_id", "name", "ruleset_id", "ruleset_name", "ruleset_version", "seed_commitment", "settings"];
+
+/// The files SQLite keeps beside a database while it is written.
+const SIDE_FILES: [&str; 3] = ["-wal", "-shm", "-journal"];
+
+/// Refuses to write where anything already is — a file, a folder, a link, even a dangling one
+/// — at `out` or at a file SQLite would keep beside it, so a copy is never written through a
+/// link.
+fn free(out: &Path) -> Result<(), ShareError> {
+    let beside = SIDE_FILES.iter().map(|s| PathBuf::from(format!("{}{s}", out.display())));
+    match std::iter::once(out.to_path_buf()).chain(beside).find(|p| std::fs::symlink_metadata(p).is_ok()) {
+        Some(p) => Err(ShareError::Exists(p.display().to_string())),
+        None => Ok(()),
+    }
+}
+
+/// Removes what a failed copy left behind.
+fn remove(out: &Path) {
+    let _ = std::fs::remove_file(out);
+    for suffix in SIDE_FILES {
+        let _ = std::fs::remove_file(format!("{}{suffix}", out.display()));
+    }
+}
+
 /// Leaves the file as one clean database: rollback journal, no WAL side files.
 fn settle(path: &Path) -> Result<(), ShareError> {
     let conn = rusqlite::Connection::open(path).map_err(sqlite)?;
@@ -58,45 +88,100 @@ fn settle(path: &Path) -> Result<(), ShareError> {
     Ok(())
 }
 
-/// Writes a copy of the campaign at `from` to `out`, in full or for one player.
+/// Writes a copy of the campaign at `from` to `out`, in full or for one player. The copy is a
+/// new file made by this build from what Houserule reads of the campaign — never a copy of the
+/// database, so nothing else a file may hold travels with it — and it must verify on its own
+/// before anyone receives it.
 pub fn share(from: &Path, out: &Path, for_role: Option<&Role>) -> Result<ShareReport, ShareError> {
-    if out.exists() {
-        return Err(ShareError::Exists(out.display().to_string()));
+    free(out)?;
+    if matches!(for_role, Some(Role::Gm | Role::Public)) {
+        return Err(ShareError::NotAPlayer);
     }
     // Whatever this machine checked before, a copy for others is made from a file checked in full.
     let campaign = Campaign::open_checked(from)?;
+    let result = match for_role {
+        None => full_copy(&campaign, out),
+        Some(role) => player_copy(&campaign, out, role),
+    };
+    if result.is_err() {
+        remove(out);
+    }
+    result
+}
+
+/// The whole campaign, seed included, for another GM: not this table's join links, read marks,
+/// Matrix marks or this machine's stamp.
+fn full_copy(campaign: &Campaign, out: &Path) -> Result<ShareReport, ShareError> {
     let info = campaign.info();
-    match for_role {
-        None => {
-            let target = out.display().to_string();
-            campaign.store().connection().execute("VACUUM INTO ?1", params![target]).map_err(sqlite)?;
-            drop(campaign);
-            // The copy is not the GM's table: nobody joins it with the GM's links.
-            let copy = Store::open(out)?;
-            crate::invites::forget_all(&copy)?;
-            crate::reads::forget_all(&copy)?;
-            copy.forget_meta(crate::chat::MARK_PREFIX)?;
-            drop(copy);
-            settle(out)?;
-            Ok(ShareReport {
-                path: out.to_path_buf(),
-                for_role: None,
-                events: info.events,
-                head: info.head,
-                redacted_items: 0,
-            })
+    let mut copy = Store::create(out)?;
+    let src = campaign.store();
+    carry_meta(src, &copy, &[])?;
+    carry_sources(src, &copy)?;
+    if let Some(seed) = src.secret("seed")? {
+        copy.set_secret("seed", &seed)?;
+    }
+    let snapshots = src.snapshot_seqs()?;
+    copy.begin_write()?;
+    src.each_event(1, |row| {
+        let snapshot = match snapshots.contains(&row.seq) {
+            true => src.snapshot_before(row.seq)?.map(|(_, text)| text),
+            false => None,
+        };
+        copy.append(&row, snapshot.as_deref(), &[])
+    })?;
+    copy.end_write(true)?;
+    drop(copy);
+    settle(out)?;
+    verified(out, false)?;
+    Ok(ShareReport { path: out.to_path_buf(), for_role: None, events: info.events, head: info.head, redacted_items: 0 })
+}
+
+/// The facts a copy carries, and `extra` ones of its own.
+fn carry_meta(src: &Store, copy: &Store, extra: &[(&str, String)]) -> Result<(), ShareError> {
+    for key in CARRIED_META {
+        if let Some(value) = src.meta(key)? {
+            copy.set_meta(key, &value)?;
         }
-        Some(role @ Role::Player(_)) => {
-            let result = player_copy(&campaign, out, role);
-            if result.is_err() {
-                let _ = std::fs::remove_file(out);
-                for suffix in ["-wal", "-shm"] {
-                    let _ = std::fs::remove_file(format!("{}{suffix}", out.display()));
-                }
-            }
-            result
+    }
+    for (key, value) in extra {
+        copy.set_meta(key, value)?;
+    }
+    Ok(())
+}
+
+/// Every version of the sources the campaign was played with, and the ones in force.
+fn carry_sources(src: &Store, copy: &Store) -> Result<(), ShareError> {
+    let (from, to) = (src.connection(), copy.connection());
+    to.execute_batch("BEGIN").map_err(sqlite)?;
+    let mut blobs = from.prepare("SELECT hash, content FROM blobs").map_err(sqlite)?;
+    for b in blobs.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))).map_err(sqlite)? {
+        let (h, c) = b.map_err(sqlite)?;
+        to.execute("INSERT OR IGNORE INTO blobs (hash, content) VALUES (?1, ?2)", params![h, c]).map_err(sqlite)?;
+    }
+    let mut sources = from.prepare("SELECT layer, path, hash FROM sources").map_err(sqlite)?;
+    let rows = sources
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))
+        .map_err(sqlite)?;
+    for s in rows {
+        let (l, p, h) = s.map_err(sqlite)?;
+        to.execute("INSERT INTO sources (layer, path, hash) VALUES (?1, ?2, ?3)", params![l, p, h]).map_err(sqlite)?;
+    }
+    to.execute_batch("COMMIT").map_err(sqlite)?;
+    Ok(())
+}
+
+/// The copy at `out` verifies on its own.
+fn verified(out: &Path, players: bool) -> Result<(), ShareError> {
+    let report = match players {
+        true => SharedCopy::open(out)?.verify(),
+        false => {
+            let store = Store::open(out)?;
+            verify::verify(&store, &verify::own_seeds(&store))
         }
-        Some(_) => Err(ShareError::NotAPlayer),
+    };
+    match report.checks.iter().find(|c| !c.ok) {
+        None => Ok(()),
+        Some(c) => Err(StoreError::Corrupt(format!("the copy does not verify: {} check: {}", c.name, c.detail)).into()),
     }
 }
 
@@ -104,86 +189,52 @@ fn player_copy(campaign: &Campaign, out: &Path, role: &Role) -> Result<ShareRepo
     let info = campaign.info();
     let view = campaign.view(role);
     let mut copy = Store::create(out)?;
-    let src = campaign.store().connection();
-    let dst = copy.connection();
-    {
-        let mut rows = src.prepare("SELECT key, value FROM meta").map_err(sqlite)?;
-        let meta: Vec<(String, String)> = rows
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(sqlite)?
-            .collect::<Result<_, _>>()
-            .map_err(sqlite)?;
-        for (k, v) in meta.into_iter().filter(|(k, _)| !k.starts_with(crate::chat::MARK_PREFIX)) {
-            dst.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![k, v]).map_err(sqlite)?;
-        }
-        dst.execute_batch("BEGIN").map_err(sqlite)?;
-        let mut blobs = src.prepare("SELECT hash, content FROM blobs").map_err(sqlite)?;
-        for b in blobs.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))).map_err(sqlite)? {
-            let (h, c) = b.map_err(sqlite)?;
-            dst.execute("INSERT OR IGNORE INTO blobs (hash, content) VALUES (?1, ?2)", params![h, c])
-                .map_err(sqlite)?;
-        }
-        let mut sources = src.prepare("SELECT layer, path, hash FROM sources").map_err(sqlite)?;
-        for s in sources
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?)))
-            .map_err(sqlite)?
-        {
-            let (l, p, h) = s.map_err(sqlite)?;
-            dst.execute("INSERT INTO sources (layer, path, hash) VALUES (?1, ?2, ?3)", params![l, p, h])
-                .map_err(sqlite)?;
-        }
-        dst.execute_batch("COMMIT").map_err(sqlite)?;
-    }
-    for (k, v) in [
+    let extra = [
         ("copy_for", role.to_string()),
         ("copy_of", info.id.clone()),
         ("copy_head", format!("{}:{}", info.events, info.head)),
         ("copy_view", serde_json::to_string(&view).expect("views serialise")),
-    ] {
-        copy.set_meta(k, &v)?;
-    }
+    ];
+    carry_meta(campaign.store(), &copy, &extra)?;
+    carry_sources(campaign.store(), &copy)?;
     let mut redacted = 0u64;
-    let mut rows: Vec<Row> = Vec::new();
+    copy.begin_write()?;
     campaign.store().each_event(1, |row| {
-        rows.push(row);
-        Ok(())
+        let (items, n) = redacted_items(&row, role)?;
+        redacted += n;
+        copy.append(&Row { items, ..row }, None, &[])
     })?;
-    for row in rows {
-        let items = row.parse_items()?;
-        let kept: Vec<Item> = items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                if role.sees(item.visibility, item.owner.as_deref()) {
-                    Ok(item.clone())
-                } else {
-                    redacted += 1;
-                    item.redacted(i)
-                }
-            })
-            .collect::<Result<_, _>>()
-            .map_err(|e| StoreError::Corrupt(format!("event {}: {e}", row.seq)))?;
-        let items_json = serde_json::to_string(&kept).expect("items serialise");
-        copy.append(&Row { items: items_json, ..row }, None, &[])?;
-    }
+    copy.end_write(true)?;
     drop(copy);
     settle(out)?;
-    let report = ShareReport {
+    verified(out, true)?;
+    Ok(ShareReport {
         path: out.to_path_buf(),
         for_role: Some(role.clone()),
         events: info.events,
         head: info.head,
         redacted_items: redacted,
-    };
-    // The copy must verify on its own before anyone receives it.
-    let check = SharedCopy::open(out)?;
-    let v = check.verify();
-    if !v.ok {
-        return Err(
-            StoreError::Corrupt(format!("the copy does not verify: {:?}", v.checks.iter().find(|c| !c.ok))).into()
-        );
-    }
-    Ok(report)
+    })
+}
+
+/// An event's items as `role` may see them (the others redacted to their digests), and how
+/// many were redacted.
+fn redacted_items(row: &Row, role: &Role) -> Result<(String, u64), StoreError> {
+    let mut redacted = 0;
+    let kept: Vec<Item> = row
+        .parse_items()?
+        .iter()
+        .enumerate()
+        .map(|(i, item)| match role.sees(item.visibility, item.owner.as_deref()) {
+            true => Ok(item.clone()),
+            false => {
+                redacted += 1;
+                item.redacted(i)
+            }
+        })
+        .collect::<Result<_, _>>()
+        .map_err(|e| StoreError::Corrupt(format!("event {}: {e}", row.seq)))?;
+    Ok((serde_json::to_string(&kept).expect("items serialise"), redacted))
 }
 
 /// A player's copy, opened for reading: the stored view, the redacted log, verification.

@@ -7,7 +7,8 @@
 //! never copied into a player's copy).
 //!
 //! The file uses WAL with `synchronous=FULL`; each append is one transaction, so a crash
-//! loses at most the action in flight. Opening refuses a file that is not a campaign, fails
+//! loses at most the action in flight. Opening refuses a file that is not a campaign, holds
+//! anything Houserule does not create (a trigger, a view, another table: see `schema`), fails
 //! SQLite's own check, or has a newer schema than this build reads. An older file opens as it
 //! is; the campaign brings it up to date (see `Campaign::open`), writing the new version in the
 //! same transaction as the event that records the change.
@@ -19,6 +20,8 @@ use houserule_core::event::{Hash, Header, Item};
 use houserule_core::table::Table;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::{Path, PathBuf};
+
+mod schema;
 
 /// The schema this build writes.
 pub const SCHEMA_VERSION: i64 = 2;
@@ -39,6 +42,15 @@ CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state TEXT NOT NULL);
 CREATE TABLE secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 ";
 
+/// The tables of each schema version this build reads. Version 2 changed what events hold
+/// (the `rules` change), not the tables.
+fn tables_of(version: i64) -> Option<&'static str> {
+    match version {
+        1 | 2 => Some(SCHEMA_V1),
+        _ => None,
+    }
+}
+
 /// Indexes: derived from the tables (SQLite's integrity check compares them), so any file gains
 /// them without a schema change. `events_undo` finds the undo events without reading the log:
 /// a plain text match on the header as this build writes it (no JSON parsing, which a hostile
@@ -56,6 +68,9 @@ pub enum StoreError {
     Exists(String),
     #[error("{path}: not a Houserule campaign file ({reason})")]
     NotACampaign { path: String, reason: String },
+    /// The file holds something Houserule does not create: it is never run and never copied.
+    #[error("{path}: schema check failed: {what}; Houserule runs and copies only the tables it creates itself")]
+    Foreign { path: String, what: String },
     #[error("{path}: integrity check failed: {detail}")]
     Integrity { path: String, detail: String },
     #[error("{path}: schema check failed: made by a newer Houserule (campaign schema {found}; this build reads up to {supported}); update Houserule to open it")]
@@ -64,6 +79,9 @@ pub enum StoreError {
     Sqlite(String),
     #[error("{0}")]
     Corrupt(String),
+    /// A stored event larger than any event an action can make: it is not read.
+    #[error("event {seq}: its {part} take {bytes} bytes as stored, more than an event can hold ({limit} bytes); it is not read")]
+    TooLarge { seq: u64, part: &'static str, bytes: u64, limit: u64 },
     /// Another program appended to the file since this one last read it.
     #[error("another program added event {found} to the campaign at the same moment; read it first")]
     Behind { found: u64 },
@@ -85,15 +103,55 @@ pub struct Row {
     pub commitments: Vec<u8>,
 }
 
+/// The bounds on a stored event's parts, in bytes: no event an action makes is larger, so a
+/// row over one is refused before its text is read (see [`houserule_core::caps`]).
+fn stored_limits() -> [(&'static str, u64); 4] {
+    let caps = houserule_core::caps::Caps::default();
+    [
+        ("hash", 32),
+        ("header", houserule_core::caps::MAX_HEADER_BYTES as u64),
+        ("items", caps.max_stored_event_bytes() as u64),
+        ("commitments", caps.max_event_items as u64 * 32),
+    ]
+}
+
+/// The columns of an event row, each part read only within its bound (`NULL` over it), then
+/// each part's size as stored.
+fn row_columns(parts: &[&str]) -> String {
+    let limits = stored_limits();
+    let bound = |part: &str| limits.iter().find(|(p, _)| *p == part).map_or(0, |(_, l)| *l);
+    let read: Vec<String> =
+        parts.iter().map(|p| format!("CASE WHEN octet_length({p}) <= {} THEN {p} END", bound(p))).collect();
+    let sizes: Vec<String> = parts.iter().map(|p| format!("octet_length({p})")).collect();
+    format!("seq, {}, {}", read.join(", "), sizes.join(", "))
+}
+
+/// The part of row `r` at `index` (of `parts`), refused when it is over its bound.
+fn part<T: rusqlite::types::FromSql>(r: &rusqlite::Row, parts: &[&'static str], index: usize) -> Result<T, StoreError> {
+    let value: Option<T> = r.get(index + 1)?;
+    match value {
+        Some(v) => Ok(v),
+        None => {
+            let seq = r.get::<_, i64>(0)? as u64;
+            let bytes: i64 = r.get(1 + parts.len() + index)?;
+            let limit = stored_limits().iter().find(|(p, _)| *p == parts[index]).map_or(0, |(_, l)| *l);
+            Err(StoreError::TooLarge { seq, part: parts[index], bytes: bytes.max(0) as u64, limit })
+        }
+    }
+}
+
+/// The parts of an event row.
+const ROW_PARTS: [&str; 4] = ["hash", "header", "items", "commitments"];
+
 impl Row {
-    /// A row of `SELECT seq, hash, header, items, commitments FROM events`.
-    fn read(r: &rusqlite::Row) -> rusqlite::Result<Row> {
+    /// A row read with [`row_columns`] of [`ROW_PARTS`].
+    fn read(r: &rusqlite::Row) -> Result<Row, StoreError> {
         Ok(Row {
             seq: r.get::<_, i64>(0)? as u64,
-            hash: r.get(1)?,
-            header: r.get(2)?,
-            items: r.get(3)?,
-            commitments: r.get(4)?,
+            hash: part(r, &ROW_PARTS, 0)?,
+            header: part(r, &ROW_PARTS, 1)?,
+            items: part(r, &ROW_PARTS, 2)?,
+            commitments: part(r, &ROW_PARTS, 3)?,
         })
     }
 
@@ -130,12 +188,13 @@ impl Store {
         Ok(())
     }
 
-    /// Creates a new campaign file; refuses to overwrite one.
+    /// Creates a new campaign file; refuses to overwrite one, or to write through a link (even
+    /// a dangling one) at `path`.
     pub fn create(path: &Path) -> Result<Store, StoreError> {
-        if path.exists() {
+        if std::fs::symlink_metadata(path).is_ok() {
             return Err(StoreError::Exists(path.display().to_string()));
         }
-        let conn = Connection::open(path)
+        let conn = Connection::open_with_flags(path, OpenFlags::default() | OpenFlags::SQLITE_OPEN_NOFOLLOW)
             .map_err(|e| StoreError::Open { path: path.display().to_string(), message: e.to_string() })?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         Self::configure(&conn)?;
@@ -190,6 +249,11 @@ impl Store {
             }
         };
         Self::configure(&conn).map_err(damaged)?;
+        // Before anything reads a table: a trigger or a view must never run.
+        let versions = schema::check(&conn, &shown).map_err(|e| match e {
+            StoreError::Sqlite(_) => damaged(e),
+            other => other,
+        })?;
         let format: Option<String> = conn
             .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| r.get(0))
             .optional()
@@ -210,8 +274,39 @@ impl Store {
                 reason: format!("schema version {version} is not valid"),
             });
         }
+        if !versions.contains(&version) {
+            let what = format!("its tables are not the ones schema version {version} has");
+            return Err(StoreError::Foreign { path: shown, what });
+        }
         store.version = version;
         Ok(store)
+    }
+
+    /// Holds the file's tables, indexes and columns to the ones this build creates (what
+    /// [`Store::open_unchecked`] checks before anything else reads the file).
+    pub fn check_schema(&self) -> Result<(), StoreError> {
+        let shown = self.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+        let versions = schema::check(&self.conn, &shown)?;
+        if versions.contains(&self.version) {
+            return Ok(());
+        }
+        let what = format!("its tables are not the ones schema version {} has", self.version);
+        Err(StoreError::Foreign { path: shown, what })
+    }
+
+    /// Refuses the first event whose items are larger as stored than any event an action can
+    /// make (their size is read, not their text).
+    pub fn check_sizes(&self) -> Result<(), StoreError> {
+        let limit = stored_limits()[2].1;
+        let sql = "SELECT seq, octet_length(items) FROM events WHERE octet_length(items) > ?1 ORDER BY seq LIMIT 1";
+        let found: Option<(i64, i64)> =
+            self.conn.query_row(sql, [limit as i64], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+        match found {
+            None => Ok(()),
+            Some((seq, bytes)) => {
+                Err(StoreError::TooLarge { seq: seq as u64, part: "items", bytes: bytes as u64, limit })
+            }
+        }
     }
 
     /// SQLite's full integrity check, as an error naming what is wrong.
@@ -453,9 +548,8 @@ impl Store {
         from_seq: u64,
         mut f: impl FnMut(Row) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let mut s = self
-            .conn
-            .prepare("SELECT seq, hash, header, items, commitments FROM events WHERE seq >= ?1 ORDER BY seq")?;
+        let sql = format!("SELECT {} FROM events WHERE seq >= ?1 ORDER BY seq", row_columns(&ROW_PARTS));
+        let mut s = self.conn.prepare_cached(&sql)?;
         let mut rows = s.query([from_seq as i64])?;
         while let Some(r) = rows.next()? {
             f(Row::read(r)?)?;
@@ -477,19 +571,23 @@ impl Store {
         from_seq: u64,
         mut f: impl FnMut(u64, Vec<u8>, String, Vec<u8>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let mut s =
-            self.conn.prepare("SELECT seq, hash, header, commitments FROM events WHERE seq >= ?1 ORDER BY seq")?;
+        const PARTS: [&str; 3] = ["hash", "header", "commitments"];
+        let sql = format!("SELECT {} FROM events WHERE seq >= ?1 ORDER BY seq", row_columns(&PARTS));
+        let mut s = self.conn.prepare_cached(&sql)?;
         let mut rows = s.query([from_seq as i64])?;
         while let Some(r) = rows.next()? {
-            f(r.get::<_, i64>(0)? as u64, r.get(1)?, r.get(2)?, r.get(3)?)?;
+            f(r.get::<_, i64>(0)? as u64, part(r, &PARTS, 0)?, part(r, &PARTS, 1)?, part(r, &PARTS, 2)?)?;
         }
         Ok(())
     }
 
     /// The headers of the undo events, in order (through the `events_undo` index).
     pub fn undo_headers(&self) -> Result<Vec<String>, StoreError> {
-        let mut s =
-            self.conn.prepare("SELECT header FROM events WHERE instr(header, '\"kind\":\"undo\"') > 0 ORDER BY seq")?;
+        let sql = format!(
+            "SELECT header FROM events WHERE octet_length(header) <= {} AND instr(header, '\"kind\":\"undo\"') > 0 ORDER BY seq",
+            houserule_core::caps::MAX_HEADER_BYTES
+        );
+        let mut s = self.conn.prepare_cached(&sql)?;
         let rows = s.query_map([], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<Result<Vec<_>, _>>()?)
     }
@@ -497,32 +595,30 @@ impl Store {
     /// The newest `limit` event rows with `from <= seq < before`, oldest first: a page of the
     /// log read through the primary key, costing the page, not the log.
     pub fn page(&self, from: u64, before: u64, limit: usize) -> Result<Vec<Row>, StoreError> {
-        let mut s = self.conn.prepare_cached(
-            "SELECT seq, hash, header, items, commitments FROM events WHERE seq >= ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3",
-        )?;
-        let rows = s.query_map(
-            params![
-                from.min(i64::MAX as u64) as i64,
-                before.min(i64::MAX as u64) as i64,
-                limit.min(i64::MAX as usize) as i64
-            ],
-            Row::read,
-        )?;
-        let mut out = rows.collect::<Result<Vec<_>, _>>()?;
+        let sql = format!(
+            "SELECT {} FROM events WHERE seq >= ?1 AND seq < ?2 ORDER BY seq DESC LIMIT ?3",
+            row_columns(&ROW_PARTS)
+        );
+        let mut s = self.conn.prepare_cached(&sql)?;
+        let mut rows = s.query(params![
+            from.min(i64::MAX as u64) as i64,
+            before.min(i64::MAX as u64) as i64,
+            limit.min(i64::MAX as usize) as i64
+        ])?;
+        let mut out = Vec::new();
+        while let Some(r) = rows.next()? {
+            out.push(Row::read(r)?);
+        }
         out.reverse();
         Ok(out)
     }
 
     /// One event row.
     pub fn event(&self, seq: u64) -> Result<Option<Row>, StoreError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT seq, hash, header, items, commitments FROM events WHERE seq = ?1",
-                [seq as i64],
-                Row::read,
-            )
-            .optional()?)
+        let sql = format!("SELECT {} FROM events WHERE seq = ?1", row_columns(&ROW_PARTS));
+        let mut s = self.conn.prepare_cached(&sql)?;
+        let mut rows = s.query([seq as i64])?;
+        rows.next()?.map(Row::read).transpose()
     }
 
     /// The event of the latest snapshot at or before `seq`.

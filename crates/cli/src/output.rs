@@ -4,6 +4,16 @@
 //! Every line a command prints goes through [`line`] (the [`say!`](crate::say) macro) or
 //! [`json`]: when whoever reads the output stops early (`houserule log F --json | head`), the
 //! program ends quietly with the usual status 141, never a panic.
+//!
+//! **The terminal's wall** (the second of two: the first is the one rule for text every text
+//! is held to where it enters, `houserule_core::text`): whatever a line holds, it reaches the
+//! terminal with every control character — a line break or a tab inside it included — and
+//! every control that reorders text written as a visible escape ([`houserule_core::text::shown`]),
+//! so nothing a player, a script or a file supplies can move the cursor, set the window's
+//! title, write the clipboard or start a line of its own. Text of several lines is printed
+//! line by line by the program ([`lines`], [`entry`]); a note on stderr goes on over indented
+//! lines. JSON escapes the same characters (`\uXXXX`), which serde alone leaves raw above
+//! U+001F.
 
 use houserule_app::catalog::Ruleset;
 use houserule_app::scenario::ScenarioReport;
@@ -11,7 +21,7 @@ use houserule_app::verify::VerifyReport;
 use houserule_app::Acted;
 use houserule_core::dice::Roll;
 use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, RulesetInfo, View};
-use houserule_core::{ErrorCode, ErrorReport};
+use houserule_core::{text, ErrorCode, ErrorReport};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -221,26 +231,112 @@ fn write_failed(e: std::io::Error) -> ! {
     std::process::exit(1);
 }
 
-/// Prints one line to stdout.
+/// Prints one line to stdout, shown by the terminal's wall: no control character, no line
+/// break of its own.
 pub fn line(args: std::fmt::Arguments) {
+    let text = args.to_string();
     let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_fmt(args).and_then(|_| out.write_all(b"\n")) {
+    if let Err(e) = out.write_all(text::shown(&text).as_bytes()).and_then(|_| out.write_all(b"\n")) {
         write_failed(e);
     }
 }
 
-/// Prints one line to stderr (a closed stderr is ignored).
+/// Prints lines the program made (each through [`line`]).
+pub fn lines<S: AsRef<str>>(lines: impl IntoIterator<Item = S>) {
+    for l in lines {
+        line(format_args!("{}", l.as_ref()));
+    }
+}
+
+/// Prints a log entry, line by line: only its heading starts at the left edge.
+pub fn entry(e: &LogEntry) {
+    lines(houserule_core::render::entry_lines(e));
+}
+
+/// Prints a note to stderr (a closed stderr is ignored), shown by the terminal's wall; a note
+/// of several lines goes on over indented lines.
 pub fn note(args: std::fmt::Arguments) {
+    let text = args.to_string();
+    let shown: Vec<String> = text
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| format!("{}{}", if i == 0 { "" } else { "  " }, text::shown(l)))
+        .collect();
     let mut err = std::io::stderr().lock();
-    let _ = err.write_fmt(args).and_then(|_| err.write_all(b"\n"));
+    let _ = err.write_all(shown.join("\n").as_bytes()).and_then(|_| err.write_all(b"\n"));
+}
+
+/// JSON's pretty layout, with every character the rule for text refuses escaped as `\uXXXX`
+/// (serde escapes only those below U+0020).
+struct Escaping<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+impl serde_json::ser::Formatter for Escaping<'_> {
+    fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> std::io::Result<()> {
+        let mut rest = fragment;
+        while let Some((i, c)) = rest.char_indices().find(|(_, c)| text::refused(*c, text::Lines::One)) {
+            w.write_all(&rest.as_bytes()[..i])?;
+            write!(w, "\\u{:04x}", c as u32)?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        w.write_all(rest.as_bytes())
+    }
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+/// A JSON writer with [`Escaping`]: pretty, or on one line.
+fn json_writer<W: Write>(out: W, pretty: bool) -> serde_json::Serializer<W, Escaping<'static>> {
+    let layout = match pretty {
+        true => serde_json::ser::PrettyFormatter::new(),
+        false => serde_json::ser::PrettyFormatter::with_indent(b""),
+    };
+    serde_json::Serializer::with_formatter(out, Escaping(layout))
 }
 
 /// Prints a value as pretty JSON.
 pub fn json<T: Serialize>(value: &T) {
     let mut out = std::io::stdout().lock();
-    let written =
-        serde_json::to_writer_pretty(&mut out, value).map_err(std::io::Error::from).and_then(|_| out.write_all(b"\n"));
+    let written = value
+        .serialize(&mut json_writer(&mut out, true))
+        .map_err(std::io::Error::from)
+        .and_then(|_| out.write_all(b"\n"));
     if let Err(e) = written {
+        write_failed(e);
+    }
+}
+
+/// Prints a value as JSON on one line (a stream of events, one a line).
+pub fn json_line<T: Serialize>(value: &T) {
+    let mut text = Vec::new();
+    value.serialize(&mut json_writer(&mut text, false)).expect("values serialise");
+    let text: String = String::from_utf8(text).expect("JSON is UTF-8").replace('\n', "");
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.write_all(b"\n")) {
         write_failed(e);
     }
 }
@@ -250,8 +346,8 @@ pub fn json<T: Serialize>(value: &T) {
 pub fn json_list<T: Serialize, E>(fill: impl FnOnce(&mut dyn FnMut(&T)) -> Result<(), E>) -> Result<(), E> {
     use serde::ser::{SerializeSeq, Serializer};
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut ser = serde_json::Serializer::pretty(&mut out);
-    let mut seq = ser.serialize_seq(None).unwrap_or_else(|e| write_failed(e.into()));
+    let mut ser = json_writer(&mut out, true);
+    let mut seq = (&mut ser).serialize_seq(None).unwrap_or_else(|e| write_failed(e.into()));
     fill(&mut |item: &T| seq.serialize_element(item).unwrap_or_else(|e| write_failed(e.into())))?;
     seq.end().unwrap_or_else(|e| write_failed(e.into()));
     if let Err(e) = out.write_all(b"\n").and_then(|_| out.flush()) {

@@ -7,10 +7,20 @@
 //! reads back), never larger than [`Caps::max_event_bytes`], and carries at most
 //! [`Caps::max_narration_bytes`] of narration. A value over a bound is refused with the bound's
 //! name; nothing is cut short silently.
+//!
+//! The text an item carries is held to the one rule for text ([`crate::text`]): names hold no
+//! control character, narration and text values none but line breaks and tabs.
+//!
+//! What a file carries is held to the same bounds ([`items`]): every event read from a file —
+//! opening it, verifying it, paging through its log — must be one an action could have made,
+//! and an event's stored size is checked before its text is parsed at all
+//! ([`Caps::max_stored_event_bytes`]).
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+pub mod items;
 
 /// The bounds. The defaults leave room for any ruleset's bookkeeping and none for a flood.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -42,6 +52,14 @@ impl Default for Caps {
     }
 }
 
+/// What one stored item may carry besides its body: its visibility, owner, label (an entity's
+/// name at most, with a few words), salt, public facts and digest.
+pub const ITEM_FRAME_BYTES: usize = 1024;
+
+/// The most an event's header may take as stored (JSON): the creation event's details carry
+/// the ruleset, the settings and the house-rule files by name.
+pub const MAX_HEADER_BYTES: usize = 256 * 1024;
+
 /// The JSON reader's own nesting limit; every bound here stays far below it.
 pub const READER_DEPTH: usize = 128;
 
@@ -71,8 +89,17 @@ pub fn depth(value: &Value) -> usize {
 }
 
 impl Caps {
-    /// Checks one value's nesting and size.
+    /// The most an event's items may take as stored (JSON): its bodies within
+    /// [`Caps::max_event_bytes`], and what each item carries besides its body (visibility,
+    /// owner, label, salt, digest) within [`ITEM_FRAME_BYTES`].
+    pub fn max_stored_event_bytes(&self) -> usize {
+        self.max_event_bytes + self.max_event_items * ITEM_FRAME_BYTES
+    }
+
+    /// Checks one value's nesting, size and text: its strings are text of several lines, the
+    /// keys of its maps names.
     pub fn value(&self, what: &str, value: &Value) -> Result<usize, CapError> {
+        items::value_text(what, value)?;
         let d = depth(value);
         if d > self.max_value_depth {
             return Err(CapError {

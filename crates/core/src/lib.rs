@@ -30,6 +30,7 @@ pub mod scenario;
 pub mod script_error;
 pub mod table;
 pub mod talk;
+pub mod text;
 pub mod traits;
 pub mod tx;
 pub mod undo;

@@ -7,13 +7,16 @@
 //! does not fit, with the file, line and the dotted field path that is wrong.
 
 use crate::dice::dialect::{self, Dialect};
-use crate::params::{ParamSpec, ParamType};
+use crate::params::ParamSpec;
 use crate::pool::{Pool, DEFAULT_KIND};
 use crate::visibility::Visibility;
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+mod checks;
+mod param_checks;
 
 /// The plugin API version this engine implements.
 pub const API_VERSION: u32 = 1;
@@ -404,7 +407,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
-fn is_identifier(s: &str) -> bool {
+pub(crate) fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -432,7 +435,7 @@ impl Manifest {
                 message: inner.message().trim().to_string(),
             }
         })?;
-        manifest.validate().map_err(|(field, message)| {
+        checks::validate(&manifest).map_err(|(field, message)| {
             // Point at the line where the field's last key appears, when it can be found.
             let key = field.rsplit('.').next().unwrap_or(&field);
             let line = text.lines().position(|l| {
@@ -505,209 +508,6 @@ impl Manifest {
             }
         }
         out
-    }
-
-    fn validate(&self) -> Result<(), (String, String)> {
-        let bad = |field: &str, msg: String| Err((field.to_string(), msg));
-        if self.id.is_empty()
-            || !self.id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
-        {
-            return bad("id", format!("'{}' is not an id: use lowercase letters, digits, '-' and '_'", self.id));
-        }
-        if self.name.trim().is_empty() {
-            return bad("name", "must not be empty".into());
-        }
-        if self.version.trim().is_empty() {
-            return bad("version", "must not be empty".into());
-        }
-        for (field, text) in crate::quote::texts(self) {
-            crate::quote::names(text).map_err(|m| (field, m))?;
-        }
-        for (field, rolls) in self.actions.iter().filter_map(|(n, a)| a.rolls.as_ref().map(|r| (n, r))) {
-            if rolls.trim().is_empty() || rolls.chars().count() > 60 {
-                return bad(
-                    &format!("actions.{field}.rolls"),
-                    "say in a few words what is rolled by hand (e.g. \"a d6 per trait\")".into(),
-                );
-            }
-        }
-        if let Some(spec) = self.settings.get(dialect::SETTING) {
-            let known = spec.ty == SettingType::Choice
-                && spec.options.iter().all(|o| Dialect::from_name(o).is_some())
-                && spec.default.as_str().and_then(Dialect::from_name).is_some();
-            if !known {
-                return bad(
-                    &format!("settings.{}", dialect::SETTING),
-                    "the dice dialect is a choice among houserule and roll20 (every ruleset has it; declare it only to \
-                     change its default)"
-                        .into(),
-                );
-            }
-        }
-        if self.api != API_VERSION {
-            return bad(
-                "api",
-                format!("this engine implements plugin API {API_VERSION}, the plugin asks for {}", self.api),
-            );
-        }
-        for (i, script) in std::iter::once(&self.entry).chain(self.scripts.iter()).enumerate() {
-            let field = if i == 0 { "entry".to_string() } else { format!("scripts[{i}]") };
-            if !script.ends_with(".rhai") || script.contains(['/', '\\']) || script.starts_with('.') {
-                return bad(&field, format!("'{script}' must be a .rhai file in the plugin folder itself"));
-            }
-        }
-        for (name, s) in &self.settings {
-            let f = format!("settings.{name}");
-            if !is_identifier(name) {
-                return bad(&f, "setting names are identifiers (letters, digits, _)".into());
-            }
-            if s.ty == SettingType::Choice && s.options.is_empty() {
-                return bad(&format!("{f}.options"), "a choice setting needs options".into());
-            }
-            if let (Some(min), Some(max)) = (s.min, s.max) {
-                if min > max {
-                    return bad(&format!("{f}.min"), format!("min {min} is above max {max}"));
-                }
-            }
-            s.check(&s.default).map_err(|m| (format!("{f}.default"), m.to_string()))?;
-        }
-        let int_setting = |field: &str, name: &Option<String>| -> Result<(), (String, String)> {
-            match name {
-                Some(n) if self.settings.get(n).map(|s| s.ty) != Some(SettingType::Int) => {
-                    Err((field.to_string(), format!("'{n}' is not an int setting of this plugin")))
-                }
-                _ => Ok(()),
-            }
-        };
-        let check_pool = |f: &str, p: &PoolSpec| -> Result<(), (String, String)> {
-            int_setting(&format!("{f}.cap_setting"), &p.cap_setting)?;
-            int_setting(&format!("{f}.initial_setting"), &p.initial_setting)?;
-            if let Some(cap) = p.cap {
-                if cap < p.floor {
-                    return Err((format!("{f}.cap"), format!("cap {cap} is below floor {}", p.floor)));
-                }
-            }
-            if let Initial::PerKind(m) = &p.initial {
-                for k in m.keys() {
-                    if !p.kinds.contains(k) {
-                        return Err((format!("{f}.initial.{k}"), format!("'{k}' is not one of the pool's kinds")));
-                    }
-                }
-            }
-            let pool = p.build(&self.settings_with(&IndexMap::new()));
-            pool.check(f, &pool.counts).map_err(|e| (format!("{f}.initial"), e.to_string()))
-        };
-        for (name, p) in &self.pools {
-            check_pool(&format!("pools.{name}"), p)?;
-        }
-        for (kind, k) in &self.kinds {
-            for (name, p) in &k.pools {
-                check_pool(&format!("kinds.{kind}.pools.{name}"), p)?;
-            }
-        }
-        for (name, a) in &self.actions {
-            let f = format!("actions.{name}");
-            if !is_identifier(name) {
-                return bad(&f, "action names are identifiers (letters, digits, _)".into());
-            }
-            if a.who.is_empty() {
-                return bad(&format!("{f}.who"), "nobody may take this action".into());
-            }
-            if let Some(fun) = &a.function {
-                if !is_identifier(fun) {
-                    return bad(&format!("{f}.function"), format!("'{fun}' is not a function name"));
-                }
-            }
-            if let Some(fun) = &a.odds {
-                if !is_identifier(fun) {
-                    return bad(&format!("{f}.odds"), format!("'{fun}' is not a function name"));
-                }
-            }
-            if a.who.contains(&Permit::Owner) && a.owner_param.is_none() {
-                return bad(
-                    &format!("{f}.owner_param"),
-                    "'owner' in who needs owner_param: the entity parameter whose owner may act".into(),
-                );
-            }
-            if let Some(op) = &a.owner_param {
-                if a.params.get(op).map(|p| p.ty) != Some(ParamType::Entity) {
-                    return bad(
-                        &format!("{f}.owner_param"),
-                        format!("'{op}' is not an entity parameter of this action"),
-                    );
-                }
-            }
-            self.validate_params(&format!("{f}.params"), &a.params)?;
-        }
-        for (hook, fun, _) in self.hooks.functions() {
-            if !is_identifier(fun) {
-                return bad(&format!("hooks.{hook}"), format!("'{fun}' is not a function name"));
-            }
-        }
-        for (i, m) in self.hooks.moments.iter().enumerate() {
-            if !is_identifier(m.strip_suffix('*').unwrap_or(m)) {
-                return bad("hooks.moments", format!("'{m}' is not a function name (or a name ending in *)"));
-            }
-            if self.hooks.moments[..i].contains(m) {
-                return bad("hooks.moments", format!("'{m}' is listed twice"));
-            }
-        }
-        Ok(())
-    }
-
-    fn validate_params(&self, prefix: &str, params: &IndexMap<String, ParamSpec>) -> Result<(), (String, String)> {
-        for (name, p) in params {
-            let f = format!("{prefix}.{name}");
-            if !is_identifier(name) {
-                return Err((f, "parameter names are identifiers (letters, digits, _)".into()));
-            }
-            self.validate_param(&f, p, params)?;
-        }
-        Ok(())
-    }
-
-    fn validate_param(
-        &self,
-        f: &str,
-        p: &ParamSpec,
-        siblings: &IndexMap<String, ParamSpec>,
-    ) -> Result<(), (String, String)> {
-        match p.ty {
-            ParamType::Choice if p.options.is_empty() => {
-                return Err((format!("{f}.options"), "a choice needs options".into()))
-            }
-            ParamType::List | ParamType::Map => {
-                let item = p
-                    .item()
-                    .ok_or_else(|| (format!("{f}.of"), format!("a {:?} parameter needs 'of'", p.ty).to_lowercase()))?;
-                self.validate_param(&format!("{f}.of"), &item, siblings)?;
-            }
-            ParamType::Record => {
-                if p.fields.is_empty() {
-                    return Err((format!("{f}.fields"), "a record needs fields".into()));
-                }
-                self.validate_params(&format!("{f}.fields"), &p.fields)?;
-            }
-            ParamType::Entity => {
-                for (field, k) in p.kind.iter().map(|k| ("kind", k)).chain(p.kinds.iter().map(|k| ("kinds", k))) {
-                    if !self.kinds.contains_key(k) {
-                        return Err((format!("{f}.{field}"), format!("'{k}' is not an entity kind of this plugin")));
-                    }
-                }
-            }
-            ParamType::Trait => {
-                if let Some(e) = &p.entity {
-                    if siblings.get(e).map(|s| s.ty) != Some(ParamType::Entity) {
-                        return Err((
-                            format!("{f}.entity"),
-                            format!("'{e}' is not an entity parameter next to this one"),
-                        ));
-                    }
-                }
-            }
-            _ => {}
-        }
-        Ok(())
     }
 }
 

@@ -4,20 +4,25 @@
 //! the raw values a user typed (CLI strings or JSON from the UI) into normalised JSON — entity
 //! names resolved to ids, trait names to their canonical spelling, numbers checked against their
 //! range — before any script runs. An error names the parameter (`attack[2]`, `active.skill`).
+//! Every text given is held to the one rule for text ([`crate::text`]) before anything else:
+//! one line, without control characters, unless the parameter is long text.
 
-use crate::dice;
 use crate::table::Table;
-use crate::traits;
 use crate::visibility::Role;
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod values;
+
 /// Longest text a parameter accepts unless its spec says otherwise.
 pub const DEFAULT_MAX_TEXT: usize = 2000;
 /// Most items in a list or map parameter unless its spec says otherwise.
 pub const DEFAULT_MAX_ITEMS: usize = 100;
+/// A text parameter allowed more characters than this is long text: a form shows it as a text
+/// area, and it may hold line breaks and tabs. Every other text a parameter takes is one line.
+pub const LONG_TEXT: usize = 200;
 
 /// The type of a parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -133,6 +138,17 @@ impl ParamSpec {
         }
     }
 
+    /// Whether a value of this parameter (or of its items) may run over several lines: long
+    /// text only (see [`LONG_TEXT`]). No text a parameter takes holds any other control
+    /// character ([`crate::text`]).
+    pub fn lines(&self) -> crate::text::Lines {
+        match self.ty {
+            ParamType::Text if self.max_len.is_some_and(|m| m > LONG_TEXT) => crate::text::Lines::Several,
+            ParamType::List | ParamType::Map => self.item().map_or(crate::text::Lines::One, |i| i.lines()),
+            _ => crate::text::Lines::One,
+        }
+    }
+
     /// The spec of one item of a list or map. A bare type name borrows `kind`, `entity`,
     /// `category`, `options`, `min` and `max` from the outer spec.
     pub fn item(&self) -> Option<ParamSpec> {
@@ -184,287 +200,13 @@ pub fn validate(
     table: &Table,
     role: &Role,
 ) -> Result<Map<String, Value>, ParamError> {
-    validate_object(specs, raw, table, role, "")
+    values::object(specs, raw, table, role, "")
 }
 
-fn validate_object(
-    specs: &IndexMap<String, ParamSpec>,
-    raw: &Map<String, Value>,
-    table: &Table,
-    role: &Role,
-    prefix: &str,
-) -> Result<Map<String, Value>, ParamError> {
-    for key in raw.keys() {
-        if !specs.contains_key(key) {
-            let known: Vec<&str> = specs.keys().map(String::as_str).collect();
-            let takes = if known.is_empty() { "no parameters".to_string() } else { known.join(", ") };
-            return Err(err(&format!("{prefix}{key}"), format!("unknown parameter (this takes: {takes})")));
-        }
-    }
-    let mut out = Map::new();
-    // Entities first, so traits can be checked against the entity they belong to.
-    let order = specs
-        .iter()
-        .filter(|(_, s)| s.ty == ParamType::Entity)
-        .chain(specs.iter().filter(|(_, s)| s.ty != ParamType::Entity));
-    for (name, spec) in order {
-        let path = format!("{prefix}{name}");
-        let value = match raw.get(name) {
-            None | Some(Value::Null) => match (&spec.default, spec.optional) {
-                (Some(d), _) => d.clone(),
-                (None, true) => {
-                    out.insert(name.clone(), Value::Null);
-                    continue;
-                }
-                (None, false) => return Err(err(&path, "is required")),
-            },
-            Some(Value::String(s))
-                if s.trim().is_empty() && spec.ty != ParamType::Text && (spec.optional || spec.default.is_some()) =>
-            {
-                match &spec.default {
-                    Some(d) => d.clone(),
-                    None => {
-                        out.insert(name.clone(), Value::Null);
-                        continue;
-                    }
-                }
-            }
-            Some(v) => v.clone(),
-        };
-        let v = validate_value(spec, &value, table, role, &path, &out).map_err(|mut e| {
-            if e.rule.is_none() {
-                e.rule = spec.rule.clone().or_else(|| spec.item().and_then(|i| i.rule));
-            }
-            e
-        })?;
-        out.insert(name.clone(), v);
-    }
-    // Keep the declared order.
-    let mut ordered = Map::new();
-    for name in specs.keys() {
-        if let Some(v) = out.remove(name) {
-            ordered.insert(name.clone(), v);
-        }
-    }
-    Ok(ordered)
-}
-
-fn validate_value(
-    spec: &ParamSpec,
-    value: &Value,
-    table: &Table,
-    role: &Role,
-    path: &str,
-    siblings: &Map<String, Value>,
-) -> Result<Value, ParamError> {
-    match spec.ty {
-        ParamType::Int => {
-            let n = match value {
-                Value::Number(n) => n.as_i64().ok_or_else(|| err(path, format!("{n} is not a whole number")))?,
-                Value::String(s) => {
-                    s.trim().parse::<i64>().map_err(|_| err(path, format!("'{s}' is not a whole number")))?
-                }
-                other => return Err(err(path, format!("expected a whole number, got {other}"))),
-            };
-            if let Some(min) = spec.min {
-                if n < min {
-                    return Err(err(path, format!("{n} is below the minimum of {min}")));
-                }
-            }
-            if let Some(max) = spec.max {
-                if n > max {
-                    return Err(err(path, format!("{n} is above the maximum of {max}")));
-                }
-            }
-            Ok(Value::from(n))
-        }
-        ParamType::Bool => match value {
-            Value::Bool(b) => Ok(Value::Bool(*b)),
-            Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
-                "true" | "yes" | "y" | "1" | "on" => Ok(Value::Bool(true)),
-                "false" | "no" | "n" | "0" | "off" => Ok(Value::Bool(false)),
-                _ => Err(err(path, format!("'{s}' is not yes or no"))),
-            },
-            Value::Number(n) if n.as_i64() == Some(0) || n.as_i64() == Some(1) => {
-                Ok(Value::Bool(n.as_i64() == Some(1)))
-            }
-            other => Err(err(path, format!("expected true or false, got {other}"))),
-        },
-        ParamType::Text => {
-            let s = as_text(value).ok_or_else(|| err(path, format!("expected text, got {value}")))?;
-            let max = spec.max_len.unwrap_or(DEFAULT_MAX_TEXT);
-            if s.chars().count() > max {
-                return Err(err(path, format!("is longer than {max} characters")));
-            }
-            if s.trim().is_empty() && !spec.optional {
-                return Err(err(path, "must not be empty"));
-            }
-            Ok(Value::String(s))
-        }
-        ParamType::Player => {
-            let s = as_text(value).ok_or_else(|| err(path, format!("expected a player's name, got {value}")))?;
-            let name = s.trim();
-            if name.is_empty() {
-                return if spec.optional { Ok(Value::Null) } else { Err(err(path, "must not be empty")) };
-            }
-            let name = match Role::parse(&format!("player:{name}")) {
-                Ok(Role::Player(p)) => p,
-                _ => return Err(err(path, format!("'{name}' is not a player's name"))),
-            };
-            if let Some(known) = players(table).into_iter().find(|p| p != &name && p.eq_ignore_ascii_case(&name)) {
-                return Err(err(
-                    path,
-                    format!("'{name}' is not a player here: did you mean '{known}'? (names are exact)"),
-                ));
-            }
-            Ok(Value::String(name))
-        }
-        ParamType::Choice => {
-            let s = as_text(value)
-                .ok_or_else(|| err(path, format!("expected one of {}, got {value}", spec.options.join(", "))))?;
-            spec.options
-                .iter()
-                .find(|o| o.eq_ignore_ascii_case(s.trim()))
-                .map(|o| Value::String(o.clone()))
-                .ok_or_else(|| err(path, format!("'{s}' is not one of {}", spec.options.join(", "))))
-        }
-        ParamType::Dice => {
-            let s = as_text(value).ok_or_else(|| err(path, format!("expected a dice expression, got {value}")))?;
-            dice::parse_in(&s, dice::Dialect::of_settings(&table.settings))
-                .map_err(|e| err(path, format!("'{s}': {e}")))?;
-            Ok(Value::String(s.trim().to_string()))
-        }
-        ParamType::Entity => {
-            let s = as_text(value).ok_or_else(|| err(path, format!("expected an entity, got {value}")))?;
-            let e = table
-                .resolve(&s)
-                .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
-                .ok_or_else(|| err(path, format!("there is no \"{s}\" on the table")))?;
-            if let Some(kind) = &spec.kind {
-                if &e.kind != kind {
-                    return Err(err(path, format!("\"{}\" is a {}, not a {kind}", e.name, e.kind)));
-                }
-            }
-            if !spec.kinds.is_empty() && !spec.kinds.contains(&e.kind) {
-                return Err(err(
-                    path,
-                    format!("\"{}\" is a {}, not one of: {}", e.name, e.kind, spec.kinds.join(", ")),
-                ));
-            }
-            Ok(Value::String(e.id.clone()))
-        }
-        ParamType::Trait => {
-            let s = as_text(value).ok_or_else(|| err(path, format!("expected a trait name, got {value}")))?;
-            let Some(entity_param) = &spec.entity else {
-                return Ok(Value::String(s.trim().to_string()));
-            };
-            let Some(Value::String(id)) = siblings.get(entity_param) else {
-                return Ok(Value::String(s.trim().to_string()));
-            };
-            let e = table.entity(id).map_err(|e| err(path, e.to_string()))?;
-            let t = traits::find(&e.traits, &s)
-                .filter(|t| spec.category.as_ref().is_none_or(|c| t.category.as_deref() == Some(c.as_str())))
-                .filter(|t| role.sees(e.visibility.stricter(t.visibility), e.owner.as_deref()))
-                .ok_or_else(|| {
-                    let which = spec.category.as_deref().map(|c| format!(" among its {c} traits")).unwrap_or_default();
-                    err(path, format!("{} has no trait \"{s}\"{which}", e.name))
-                })?;
-            Ok(Value::String(t.name.clone()))
-        }
-        ParamType::Pool => {
-            let s = as_text(value).ok_or_else(|| err(path, format!("expected a pool, got {value}")))?;
-            let r = crate::pool::PoolRef::parse(&s).map_err(|m| err(path, m.to_string()))?;
-            // An entity's pool may be named by the entity's display name.
-            let r = match &r.entity {
-                Some(e) => match table.resolve(e).filter(|e| role.sees(e.visibility, e.owner.as_deref())) {
-                    Some(ent) => crate::pool::PoolRef { entity: Some(ent.id.clone()), name: r.name.clone() },
-                    None => return Err(err(path, format!("there is no \"{e}\" on the table"))),
-                },
-                None => r,
-            };
-            table.pool(&r).map_err(|_| err(path, format!("there is no pool \"{s}\"")))?;
-            Ok(Value::String(r.to_string()))
-        }
-        ParamType::List => {
-            let item = spec.item().ok_or_else(|| err(path, "list parameter without 'of'"))?;
-            let items: Vec<Value> = match value {
-                Value::Array(a) => a.clone(),
-                Value::String(s) if s.trim().is_empty() => vec![],
-                Value::String(s) => s.split(',').map(|p| Value::String(p.trim().to_string())).collect(),
-                other => vec![other.clone()],
-            };
-            let max = spec.max_items.unwrap_or(DEFAULT_MAX_ITEMS);
-            if items.len() > max {
-                return Err(err(path, format!("has {} items; at most {max} are allowed", items.len())));
-            }
-            if let Some(min) = spec.min_items {
-                if items.len() < min {
-                    return Err(err(path, format!("has {} items; at least {min} are needed", items.len())));
-                }
-            }
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, v)| validate_value(&item, v, table, role, &format!("{path}[{}]", i + 1), siblings))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Value::Array)
-        }
-        ParamType::Map => {
-            let item = spec.item().ok_or_else(|| err(path, "map parameter without 'of'"))?;
-            let entries = as_pairs(value)
-                .ok_or_else(|| err(path, "expected NAME:VALUE pairs separated by commas, or a JSON object"))?;
-            let max = spec.max_items.unwrap_or(DEFAULT_MAX_ITEMS);
-            if entries.len() > max {
-                return Err(err(path, format!("has {} entries; at most {max} are allowed", entries.len())));
-            }
-            if let Some(min) = spec.min_items {
-                if entries.len() < min {
-                    return Err(err(path, format!("has {} entries; at least {min} are needed", entries.len())));
-                }
-            }
-            let mut out = Map::new();
-            for (k, v) in entries {
-                let k = k.trim().to_string();
-                if k.is_empty() || k.chars().count() > 100 {
-                    return Err(err(path, "a name must be 1 to 100 characters"));
-                }
-                let v = validate_value(&item, &v, table, role, &format!("{path}.{k}"), siblings)?;
-                out.insert(k, v);
-            }
-            Ok(Value::Object(out))
-        }
-        ParamType::Record => {
-            let entries = as_pairs(value)
-                .ok_or_else(|| err(path, "expected FIELD:VALUE pairs separated by commas, or a JSON object"))?;
-            let raw: Map<String, Value> = entries.into_iter().collect();
-            validate_object(&spec.fields, &raw, table, role, &format!("{path}.")).map(Value::Object)
-        }
-    }
-}
-
-fn as_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
-        _ => None,
-    }
-}
-
-/// `{"a":1}` or `a:1,b:2` as pairs (values from the string form stay strings).
-fn as_pairs(v: &Value) -> Option<Vec<(String, Value)>> {
-    match v {
-        Value::Object(m) => Some(m.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
-        Value::String(s) if s.trim().is_empty() => Some(vec![]),
-        Value::String(s) => s
-            .split(',')
-            .map(|pair| {
-                let (k, v) = pair.split_once(':').or_else(|| pair.split_once('='))?;
-                Some((k.trim().to_string(), Value::String(v.trim().to_string())))
-            })
-            .collect(),
-        _ => None,
-    }
+/// Whether `value` would be accepted for `spec` — as a manifest's `default` must be — as far as
+/// can be told without a table (a name of an entity, a trait, a pool or a player must be text).
+pub fn check_default(spec: &ParamSpec, value: &Value) -> Result<(), ParamError> {
+    values::default_fits(spec, value, "default")
 }
 
 /// What a form may offer for one parameter, given the table and who is asking.
@@ -525,53 +267,54 @@ pub fn choices(spec: &ParamSpec, table: &Table, role: &Role, owned_only: bool) -
     match spec.ty {
         ParamType::Choice => Some(Choices::Options { values: spec.options.clone() }),
         ParamType::Player => Some(Choices::Players { values: players(table) }),
-        ParamType::Entity => Some(Choices::Entities {
-            values: table
-                .entities
-                .values()
-                .filter(|e| spec.kind.as_ref().is_none_or(|k| &e.kind == k))
-                .filter(|e| spec.kinds.is_empty() || spec.kinds.contains(&e.kind))
-                .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
-                .filter(|e| !owned_only || role.is_gm() || e.owner.as_deref() == role.player())
-                .map(|e| EntityChoice { id: e.id.clone(), name: e.name.clone() })
-                .collect(),
-        }),
-        ParamType::Pool => Some(Choices::Options {
-            values: table
-                .pools
-                .keys()
-                .cloned()
-                .chain(
-                    table
-                        .entities
-                        .values()
-                        .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
-                        .flat_map(|e| e.pools.keys().map(move |p| format!("{}.{p}", e.id))),
-                )
-                .collect(),
-        }),
+        ParamType::Entity => Some(Choices::Entities { values: entity_choices(&spec, table, role, owned_only) }),
+        ParamType::Pool => Some(Choices::Options { values: pool_choices(table, role) }),
         ParamType::Trait => {
             let entity = spec.entity.clone()?;
-            let by_entity = table
-                .entities
-                .values()
-                .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
-                .filter(|e| !e.traits.is_empty())
-                .map(|e| {
-                    let names = e
-                        .traits
-                        .iter()
-                        .filter(|t| spec.category.as_ref().is_none_or(|c| t.category.as_deref() == Some(c.as_str())))
-                        .filter(|t| role.sees(e.visibility.stricter(t.visibility), e.owner.as_deref()))
-                        .map(|t| t.name.clone())
-                        .collect();
-                    (e.id.clone(), names)
-                })
-                .collect();
-            Some(Choices::Traits { entity, by_entity })
+            Some(Choices::Traits { entity, by_entity: trait_choices(&spec, table, role) })
         }
         _ => None,
     }
+}
+
+/// The entities of the kinds `spec` asks for that `role` sees (and, `owned_only`, plays).
+fn entity_choices(spec: &ParamSpec, table: &Table, role: &Role, owned_only: bool) -> Vec<EntityChoice> {
+    table
+        .entities
+        .values()
+        .filter(|e| spec.kind.as_ref().is_none_or(|k| &e.kind == k))
+        .filter(|e| spec.kinds.is_empty() || spec.kinds.contains(&e.kind))
+        .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
+        .filter(|e| !owned_only || role.is_gm() || e.owner.as_deref() == role.player())
+        .map(|e| EntityChoice { id: e.id.clone(), name: e.name.clone() })
+        .collect()
+}
+
+/// The table's pools, then the pools of every entity `role` sees.
+fn pool_choices(table: &Table, role: &Role) -> Vec<String> {
+    let of_entities = table
+        .entities
+        .values()
+        .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
+        .flat_map(|e| e.pools.keys().map(move |p| format!("{}.{p}", e.id)));
+    table.pools.keys().cloned().chain(of_entities).collect()
+}
+
+/// The traits (of the category `spec` asks for) `role` sees, by entity id.
+fn trait_choices(spec: &ParamSpec, table: &Table, role: &Role) -> IndexMap<String, Vec<String>> {
+    let of_category =
+        |t: &&crate::traits::Trait| spec.category.as_ref().is_none_or(|c| t.category.as_deref() == Some(c.as_str()));
+    table
+        .entities
+        .values()
+        .filter(|e| role.sees(e.visibility, e.owner.as_deref()))
+        .filter(|e| !e.traits.is_empty())
+        .map(|e| {
+            let seen = |t: &&crate::traits::Trait| role.sees(e.visibility.stricter(t.visibility), e.owner.as_deref());
+            let names = e.traits.iter().filter(of_category).filter(seen).map(|t| t.name.clone()).collect();
+            (e.id.clone(), names)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -713,6 +456,31 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.param, "skills.stealth");
+    }
+
+    #[test]
+    fn text_holds_no_control_character_and_only_long_text_runs_over_lines() {
+        let s = specs(
+            r#"
+            name = { type = "text", max_len = 80 }
+            story = { type = "text", max_len = 2000, optional = true }
+            tags = { type = "map", of = "int", optional = true }
+            "#,
+        );
+        let t = table();
+        let given = |v: Value| validate(&s, v.as_object().unwrap(), &t, &Role::Gm);
+        assert!(given(json!({"name": "Bob", "story": "one\ntwo\tthree"})).is_ok(), "long text keeps its lines");
+        for (raw, param) in [
+            (json!({"name": "Bob\n#9 roll by gm"}), "name"),
+            (json!({"name": "Bob\u{1b}]0;owned\u{7}"}), "name"),
+            (json!({"name": "Bob", "story": "a\u{1b}[2J"}), "story"),
+            (json!({"name": "Bob", "story": "evil\u{202e}"}), "story"),
+            (json!({"name": "Bob", "tags": {"a\u{7}": 1}}), "tags"),
+        ] {
+            let e = given(raw.clone()).unwrap_err();
+            assert_eq!(e.param, param, "{raw}: {e}");
+            assert!(e.message.contains("U+00") || e.message.contains("U+202E"), "{raw}: {e}");
+        }
     }
 
     #[test]

@@ -83,6 +83,13 @@ pub fn change(c: &Change) -> String {
 
 /// A multi-line rendering of an entry: a heading, then rolls, narration, changes and result.
 pub fn entry(e: &LogEntry) -> String {
+    entry_lines(e).join("\n")
+}
+
+/// [`entry`] line by line. Only the heading starts at the left edge: every other line is
+/// indented, and text of several lines (narration, a post) goes on over indented lines, so no
+/// line break anyone typed starts a line of its own.
+pub fn entry_lines(e: &LogEntry) -> Vec<String> {
     let who = e.actor.as_ref().map(|a| a.to_string()).unwrap_or_else(|| "—".into());
     let heading = match e.kind {
         EventKind::Created => {
@@ -130,7 +137,11 @@ pub fn entry(e: &LogEntry) -> String {
                 let label = roll.label.as_ref().map(|l| format!("{l}: ")).unwrap_or_default();
                 lines.push(format!("  roll {label}{}", roll.summary()));
             }
-            (Some(Body::Say { text }), _) => lines.push(format!("  » {text}")),
+            (Some(Body::Say { text }), _) => {
+                for (k, line) in text.split('\n').enumerate() {
+                    lines.push(format!("  {} {line}", if k == 0 { "»" } else { " " }));
+                }
+            }
             (Some(Body::Post { post }), _) => {
                 let speaker = post.character_name.as_deref().map(|n| format!("{n}: ")).unwrap_or_default();
                 let to = match &post.to {
@@ -156,10 +167,10 @@ pub fn entry(e: &LogEntry) -> String {
             _ => {}
         }
     }
-    lines.join("\n")
+    lines
 }
 
-/// A view as lines of text: pools, variables, then each entity with its fields, pools and traits.
+/// A view as lines of text (none holds a line break of its own): pools, variables, then each entity with its fields, pools and traits.
 /// With the ruleset's `manifest`, as the table shows it: labels for what it declares, and neither
 /// its bookkeeping nor empty values.
 pub fn view_lines(v: &View, manifest: Option<&Manifest>) -> Vec<String> {
@@ -192,7 +203,8 @@ pub fn view_lines(v: &View, manifest: Option<&Manifest>) -> Vec<String> {
         let owner = e.owner.as_ref().map(|o| format!(" ({o})")).unwrap_or_default();
         let kind = manifest.and_then(|m| m.kinds.get(&e.kind));
         let kind_label = kind.and_then(|k| k.label.clone()).unwrap_or_else(|| e.kind.clone());
-        out.push(format!("\n{} [{kind_label}]{owner}", e.name));
+        out.push(String::new());
+        out.push(format!("{} [{kind_label}]{owner}", e.name));
         for (k, val) in &e.fields {
             let spec = kind.and_then(|kind| kind.fields.get(k));
             if manifest.is_none() || shown(spec, val) {
@@ -231,7 +243,8 @@ pub fn action_lines(forms: &[ActionForm], prefix: &str) -> Vec<String> {
     for f in forms {
         if f.group != group {
             if let Some(g) = &f.group {
-                out.push(format!("\n{g}"));
+                out.push(String::new());
+                out.push(g.clone());
             }
             group = f.group.clone();
         }

@@ -9,8 +9,9 @@
 //! player it goes to or comes from. The rules never see posts and no script can write one.
 //!
 //! Text is kept as typed (a light Markdown the UI renders without HTML: see `ui/src/talk.tsx`),
-//! within [`MAX_POST_CHARS`] characters and without control characters other than line breaks
-//! and tabs.
+//! within [`MAX_POST_CHARS`] characters and held to the one rule for text ([`crate::text`]): no
+//! control character but line breaks and tabs. Whom a post speaks as and whom it goes to are
+//! names, one line each.
 
 use crate::visibility::{Role, Visibility};
 use schemars::JsonSchema;
@@ -131,6 +132,8 @@ impl PostDraft {
         let speaker = match self.character.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
             None => None,
             Some(c) => {
+                crate::text::check(c, crate::text::Lines::One)
+                    .map_err(|e| TalkError::Character(format!("whom the post speaks as: {e}")))?;
                 let e = table
                     .resolve(c)
                     .ok_or_else(|| TalkError::Character(format!("there is no character \"{c}\" to speak as")))?;
@@ -163,8 +166,9 @@ pub enum TalkError {
     Edit(String),
 }
 
-/// The text of a post as it is kept: trimmed, not empty, within bounds, no control characters
-/// but line breaks and tabs (a carriage return is dropped).
+/// The text of a post as it is kept: trimmed, not empty, within bounds, and held to the one
+/// rule for text of several lines ([`crate::text`]: no control character but line breaks and
+/// tabs; a carriage return is dropped).
 pub fn checked_text(text: &str) -> Result<String, TalkError> {
     let text: String = text.trim().chars().filter(|c| *c != '\r').collect();
     if text.is_empty() {
@@ -174,13 +178,7 @@ pub fn checked_text(text: &str) -> Result<String, TalkError> {
     if n > MAX_POST_CHARS {
         return Err(TalkError::Text(format!("a post is at most {MAX_POST_CHARS} characters, not {n}")));
     }
-    if let Some((i, c)) = text.chars().enumerate().find(|(_, c)| c.is_control() && *c != '\n' && *c != '\t') {
-        return Err(TalkError::Text(format!(
-            "character {} of the post is a control character (U+{:04X})",
-            i + 1,
-            c as u32
-        )));
-    }
+    crate::text::check(&text, crate::text::Lines::Several).map_err(|e| TalkError::Text(format!("the post: {e}")))?;
     Ok(text)
 }
 
@@ -220,6 +218,7 @@ mod tests {
         assert!(checked_text("   ").is_err());
         let e = checked_text("ok\u{7}").unwrap_err();
         assert!(e.to_string().contains("character 3") && e.to_string().contains("U+0007"), "{e}");
+        assert!(checked_text("hi \u{202e}olleh").is_err(), "no control that reorders the text");
         assert!(checked_text(&"x".repeat(MAX_POST_CHARS + 1)).is_err());
         assert_eq!(Audience::parse("Player:Bo").unwrap(), Audience::Player("Bo".into()));
         assert!(Audience::parse("bo").is_err());

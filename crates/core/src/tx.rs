@@ -91,11 +91,6 @@ fn check_owner(owner: &str) -> Result<(), TxError> {
     })
 }
 
-/// The size of an item's body as stored.
-fn body_bytes(body: &Body) -> usize {
-    serde_json::to_vec(body).map(|v| v.len()).unwrap_or(usize::MAX)
-}
-
 fn rule(msg: impl Into<String>) -> TxError {
     TxError::Rule(msg.into())
 }
@@ -180,46 +175,24 @@ impl Tx {
     }
 
     /// Adds an item within the event's budget.
-    fn push(&mut self, item: Item, narration: usize) -> Result<(), TxError> {
-        let bytes = item.body.as_ref().map(body_bytes).unwrap_or(0);
+    /// Adds an item within the caps: what it costs is what [`Caps::item`] counts, so an event
+    /// read back from a file is held to exactly what this transaction was.
+    fn push(&mut self, item: Item) -> Result<(), TxError> {
+        let (bytes, narration) = self.caps.item(&item)?;
         self.budget.take(&self.caps, bytes, narration)?;
         self.items.push(item);
         Ok(())
     }
 
-    /// Checks every value a change carries, and its size (returned, in bytes).
+    /// Checks every value and name a change carries (see [`Caps::change`]), and its size
+    /// (returned, in bytes).
     fn check_change(&self, change: &Change) -> Result<usize, TxError> {
-        let caps = &self.caps;
         match change {
-            Change::Create { entity } => {
-                for (name, f) in &entity.fields {
-                    caps.value(&format!("field {name}"), &f.value)?;
-                }
-                if let Some(owner) = &entity.owner {
-                    check_owner(owner)?;
-                }
-            }
+            Change::Create { entity: Entity { owner: Some(owner), .. } } => check_owner(owner)?,
             Change::SetOwner { owner: Some(owner), .. } => check_owner(owner)?,
-            Change::Field { field, value: Some(v), .. } => {
-                caps.value(&format!("field {field}"), v)?;
-            }
-            Change::Var { name, value: Some(v), .. } => {
-                caps.value(&format!("variable {name}"), v)?;
-            }
-            Change::Setting { key, value } => {
-                caps.value(&format!("setting {key}"), value)?;
-            }
             _ => {}
         }
-        let bytes = serde_json::to_vec(change).map(|v| v.len()).unwrap_or(usize::MAX);
-        if bytes > caps.max_value_bytes {
-            return Err(CapError {
-                what: "one change".into(),
-                detail: format!("{bytes} bytes; the limit is {} bytes", caps.max_value_bytes),
-            }
-            .into());
-        }
-        Ok(bytes)
+        Ok(self.caps.change(change)?)
     }
 
     /// Faces given in advance that were never used.
@@ -298,8 +271,7 @@ impl Tx {
         if (visibility == Visibility::Owner) != owner.is_some() {
             return Err(rule("narration for one player names that player (t.tell), and only such narration does"));
         }
-        let n = text.len();
-        self.push(Item::new(Body::Say { text }, visibility, owner, None), n)
+        self.push(Item::new(Body::Say { text }, visibility, owner, None))
     }
 
     /// Records a parameter. A secret one is seen only by the GM and the player who typed it.
@@ -310,7 +282,7 @@ impl Tx {
             (Role::Gm | Role::Public, true) => (Visibility::Gm, None),
             (Role::Player(p), true) => (Visibility::Owner, Some(p.clone())),
         };
-        self.push(Item::new(Body::Param { name: name.to_string(), value }, visibility, owner, None), 0)
+        self.push(Item::new(Body::Param { name: name.to_string(), value }, visibility, owner, None))
     }
 
     /// Records what the action returned. It is for the actor (and the GM): the public story
@@ -321,7 +293,7 @@ impl Tx {
             Role::Player(p) => (Visibility::Owner, Some(p.clone())),
             _ => (Visibility::Gm, None),
         };
-        self.push(Item::new(Body::Result { value }, visibility, owner, None), 0)
+        self.push(Item::new(Body::Result { value }, visibility, owner, None))
     }
 
     /// Adds a post someone wrote, readable as `visibility` (and `owner`) says; its text counts
@@ -332,8 +304,7 @@ impl Tx {
         visibility: Visibility,
         owner: Option<String>,
     ) -> Result<(), TxError> {
-        let n = post.text.len();
-        self.push(Item::new(Body::Post { post }, visibility, owner, None), n)
+        self.push(Item::new(Body::Post { post }, visibility, owner, None))
     }
 
     /// Makes the items a script's transaction produced (in the sandbox worker, from the same
@@ -676,7 +647,7 @@ impl Tx {
                 RollSource::Forced => Some(serde_json::json!({ "forced": true })),
             };
         }
-        self.push(item, roll.label.as_ref().map_or(0, String::len))?;
+        self.push(item)?;
         Ok(roll)
     }
 

@@ -88,8 +88,8 @@ impl Role {
                     Err("a player needs a name: player:NAME".into())
                 } else if name.len() > 64 {
                     Err("a player name may be at most 64 characters".into())
-                } else if name.chars().any(|c| c.is_control()) {
-                    Err("a player name may not contain control characters".into())
+                } else if let Err(e) = crate::text::check(name, crate::text::Lines::One) {
+                    Err(format!("a player name holds no control character: {e}"))
                 } else if RESERVED_NAMES.iter().any(|r| name.eq_ignore_ascii_case(r)) {
                     Err(format!("'{name}' names a role, not a player: pick another name"))
                 } else {

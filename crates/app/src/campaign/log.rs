@@ -1,5 +1,5 @@
-//! Reading the log back: each entry checked against the commitments its hash covers before
-//! it is shown, redacted for the viewer, and marked with the undo that voided it; a post the
+//! Reading the log back: each entry checked against the commitments its hash covers and held to
+//! the caps an action is held to before it is shown, redacted for the viewer, and marked with the undo that voided it; a post the
 //! viewer may not read is left out. A page is a keyset read by sequence number: it costs the
 //! page, not the log.
 
@@ -109,8 +109,16 @@ fn checked_entry(row: &Row, role: &Role) -> Result<LogEntry, StoreError> {
     Ok(view::log_entry(&header, &items, &hex::encode(&row.hash), role))
 }
 
-/// Checks that an event's items are the ones its hash committed to.
+/// Checks that an event's items are the ones its hash committed to, and that they are what an
+/// action could have made: within the caps, their names and text held to the one rule for text.
 pub(super) fn check_items(row: &Row, items: &[Item]) -> Result<(), StoreError> {
+    houserule_core::caps::Caps::default().event(items).map_err(|(i, e)| {
+        StoreError::Corrupt(format!(
+            "event {}, item {}: {e}; a file carries only what an action can make",
+            row.seq,
+            i + 1
+        ))
+    })?;
     let mut commitments = Vec::with_capacity(items.len() * 32);
     for (i, item) in items.iter().enumerate() {
         commitments.extend_from_slice(

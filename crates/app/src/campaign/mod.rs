@@ -254,6 +254,10 @@ impl Campaign {
         } else {
             new.name.trim().to_string()
         };
+        houserule_core::text::check(&name, houserule_core::text::Lines::One).map_err(|e| CampaignError::BadParam {
+            param: "name".into(),
+            message: format!("the campaign's name: {e}"),
+        })?;
         let detail = json!({
             "campaign": id,
             "name": name,

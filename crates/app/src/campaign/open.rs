@@ -1,9 +1,12 @@
-//! Opening a campaign file: every check an open makes before its rules are trusted — not a player's
-//! copy, SQLite's integrity check and the hash chain (only what is new since this machine's
-//! stamp, when it has a valid one: [`crate::checked`]), the snapshot against its event, the
-//! fold, and the stored sources against the log — and the rules, compiled in a sandbox worker
-//! while those checks run (the worker starts first thing; its rules are trusted only once every
-//! check has passed).
+//! Opening a campaign file: every check an open makes before its rules are trusted — the file's
+//! tables are Houserule's own (checked as the store opens, before anything else reads it), not a
+//! player's copy, SQLite's integrity check, no event larger than an action can make, and the
+//! hash chain (only what is new since this machine's stamp, when it has a valid one:
+//! [`crate::checked`]), the snapshot against its event, the fold — every event folded held to
+//! the caps an action is held to — and the stored sources against the log; and the rules,
+//! compiled in a sandbox worker while those checks run (the worker starts first thing; its rules
+//! are trusted only once every check has passed). The campaign's name is held to the one rule
+//! for text.
 
 use super::log::check_items;
 use super::*;
@@ -86,6 +89,7 @@ impl Campaign {
             }
             None => {
                 store.check_integrity()?;
+                store.check_sizes()?;
                 store.ready()?;
                 let head = check_chain(store)?;
                 // Checked in full here: later opens check only what comes after. A file this
@@ -147,9 +151,12 @@ impl Campaign {
     }
 
     fn assemble(store: Store, rules: Arc<Rules>, head: (u64, Hash), table: Table) -> Result<Campaign, CampaignError> {
+        let name = store.meta("name")?.unwrap_or_default();
+        houserule_core::text::check(&name, houserule_core::text::Lines::One)
+            .map_err(|e| StoreError::Corrupt(format!("the campaign's name as stored: {e}")))?;
         let meta = Meta {
             id: store.meta("campaign_id")?.unwrap_or_default(),
-            name: store.meta("name")?.unwrap_or_default(),
+            name,
             seed_commitment: store.meta("seed_commitment")?.unwrap_or_default(),
         };
         let seed = store.secret("seed")?.and_then(|s| event::parse_hash(&s));

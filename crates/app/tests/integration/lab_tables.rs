@@ -11,6 +11,7 @@ use crate::random_play::{random_action, Dice, PLAYERS};
 use crate::support::{campaign, init, plugin};
 use houserule_app::folders;
 use houserule_app::lab::{LabSide, MAX_TURNS, UNFINISHED};
+use houserule_app::request::ActRequest;
 use houserule_app::Campaign;
 use houserule_core::dice::seed_from_number;
 use houserule_core::scenario::Scenario;
@@ -38,7 +39,7 @@ fn stir(c: &mut Campaign, dice: &mut Dice) {
         };
         let forms: Vec<_> = c.actions(&role).into_iter().filter(|f| !f.name.starts_with("end_")).collect();
         if let Some((action, params)) = random_action(&forms, dice) {
-            let _ = c.act(&role, &action, &params, None, None);
+            let _ = c.act(&role, &ActRequest::new(&action, &params));
         }
     }
 }
@@ -68,7 +69,7 @@ fn tables(source: &houserule_core::PluginSource, file: &str, scenario: &Scenario
 fn replay(c: &mut Campaign, steps: &[houserule_core::scenario::Step]) {
     for step in steps {
         if let (Some(action), Ok(role)) = (&step.act, Role::parse(step.role.as_deref().unwrap_or("gm"))) {
-            let _ = c.act(&role, action, &step.params, step.dice.clone(), None);
+            let _ = c.act(&role, &ActRequest::new(action, &step.params).with_dice(step.dice.clone()));
         }
     }
 }

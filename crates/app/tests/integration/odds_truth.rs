@@ -13,6 +13,7 @@ use crate::support::{init, params, plugin};
 use houserule_app::campaign::{Campaign, NewCampaign};
 use houserule_app::catalog::{self, Catalog, Origin};
 use houserule_app::folders;
+use houserule_app::request::ActRequest;
 use houserule_app::Rules;
 use houserule_core::chance::Chance;
 use houserule_core::dice::{seed_from_number, Forced, Sides};
@@ -197,7 +198,7 @@ fn check_scenario(source: &PluginSource, file: &str, scenario: &Scenario) -> (Ve
             }
         }
         if let Some(action) = &step.act {
-            let _ = c.act(&role, action, &step.params, step.dice.clone(), None);
+            let _ = c.act(&role, &ActRequest::new(action, &step.params).with_dice(step.dice.clone()));
         }
     }
     (checked, failures)

@@ -96,7 +96,7 @@ pub fn act(json: bool, file: &Path, action: &str, who: &str, params: &[String], 
     if json {
         output::json(&out);
     } else {
-        crate::say!("{}", render::entry(&out.event));
+        output::entry(&out.event);
         for line in &out.script_log {
             crate::say!("  [script] {line}");
         }
@@ -182,7 +182,7 @@ pub struct LogRange {
 }
 
 pub fn log(json: bool, file: &Path, who: &str, range: LogRange) -> Outcome {
-    let print = |e: &houserule_core::view::LogEntry| crate::say!("{}", render::entry(e));
+    let print = output::entry;
     let paged = range.before.is_some() || range.limit.is_some();
     match open_for(file, who)? {
         Opened::Copy(copy) => {
@@ -236,25 +236,11 @@ pub fn verify(json: bool, file: &Path, event: Option<(u64, String)>, against: Op
     let store = match Store::open(file) {
         Ok(s) => s,
         Err(e) => {
-            let report = verification::VerifyReport {
-                ok: false,
-                events: 0,
-                head: String::new(),
-                rolls_recomputed: 0,
-                rolls_forced: 0,
-                rolls_pending: 0,
-                rolls_secret: 0,
-                checks: vec![verification::Check {
-                    name: "open".into(),
-                    ok: false,
-                    detail: e.to_string(),
-                    event: None,
-                }],
-            };
+            let report = verification::unopened(&e);
             if json {
                 output::json(&report);
             } else {
-                crate::say!("FAILED open: {e}");
+                crate::say!("FAILED {}: {e}", report.checks[0].name);
             }
             return Ok(false);
         }

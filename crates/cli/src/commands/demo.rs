@@ -6,7 +6,7 @@ use crate::rulesets;
 use houserule_app::scenario::play;
 use houserule_app::{Campaign, NewCampaign};
 use houserule_core::scenario::Scenario;
-use houserule_core::{render, ErrorCode, Role};
+use houserule_core::{ErrorCode, Role};
 use std::path::PathBuf;
 
 /// Where a ruleset's demo is written: `generic` as `demo.houserule`, others as `ID-demo.houserule`.
@@ -58,7 +58,8 @@ pub fn demo(json_out: bool, dir: Option<PathBuf>, ruleset_id: &str) -> Outcome {
         return Ok(true);
     }
     for e in &log {
-        crate::say!("{}\n", render::entry(e));
+        crate::output::entry(e);
+        crate::say!();
     }
     let info = c.info();
     crate::say!(

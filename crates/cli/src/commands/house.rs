@@ -198,7 +198,7 @@ pub fn watch(
     let mut seen = 0;
     for event in events {
         if json {
-            crate::say!("{}", serde_json::to_string(&event).expect("events serialise"));
+            output::json_line(&event);
         } else {
             match &event {
                 SessionEvent::Watching { ruleset, house } => {
@@ -218,7 +218,7 @@ pub fn watch(
                 SessionEvent::ReloadFailed { problems } => {
                     crate::say!("not reloaded; the previous rules still apply:");
                     for p in problems {
-                        crate::say!("  {}", p.text);
+                        output::lines(p.text.lines().map(|l| format!("  {l}")));
                     }
                 }
                 SessionEvent::Committed { .. } | SessionEvent::Written { .. } => {}

@@ -151,8 +151,10 @@ fn print_report(r: &LabReport) {
         std::iter::once(("the ruleset", &r.ruleset)).chain(r.house.as_ref().map(|h| ("with house rules", h))).collect();
     for (name, s) in &sides {
         let rules = if s.house_rules.is_empty() { String::new() } else { format!(" ({})", s.house_rules.join(", ")) };
+        crate::say!();
+        crate::say!("{name}{rules}");
         crate::say!(
-            "\n{name}{rules}\n  won: {:.1}% (95%: {:.1}–{:.1}%)",
+            "  won: {:.1}% (95%: {:.1}–{:.1}%)",
             s.win_rate * 100.0,
             s.win_interval.0 * 100.0,
             s.win_interval.1 * 100.0

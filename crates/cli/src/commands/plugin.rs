@@ -59,7 +59,7 @@ pub fn check(json: bool, dir: &Path) -> Outcome {
         );
     } else {
         for d in &report.problems {
-            crate::say!("{}", d.text);
+            output::lines(d.text.lines());
         }
     }
     Ok(report.ok)

@@ -46,7 +46,7 @@ pub fn reveal(json: bool, file: &Path) -> Outcome {
     if json {
         output::json(&entry);
     } else {
-        crate::say!("{}", render::entry(&entry));
+        output::entry(&entry);
         let d = entry.detail.clone().unwrap_or_default();
         crate::say!("revealed seed: {}", render::value(&d["revealed_seed"]));
         crate::say!("new seed commitment: {}", render::value(&d["seed_commitment"]));
@@ -84,7 +84,7 @@ pub fn post(json: bool, file: &Path, event: Option<u64>, format: &str) -> Outcom
     if json {
         output::json(&Posted { post: text, event: entry.clone() });
     } else {
-        crate::say!("{text}");
+        output::lines(text.lines());
     }
     Ok(true)
 }

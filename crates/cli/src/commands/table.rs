@@ -7,7 +7,7 @@ use crate::output::{self, Failure};
 use houserule_app::invites::{self, InviteError};
 use houserule_app::store::Store;
 use houserule_app::undo::Correction;
-use houserule_core::{render, ErrorCode, Role};
+use houserule_core::{ErrorCode, Role};
 use std::path::Path;
 
 fn failure(e: InviteError) -> Failure {
@@ -31,7 +31,14 @@ pub fn invite(json: bool, file: &Path, player: Option<&str>, url: Option<&str>, 
             }
             for i in list.iter().filter(|_| !json) {
                 let used = i.last_used.as_deref().map_or("never used".to_string(), |u| format!("last used {u}"));
-                crate::say!("{}: made {}, {used}", i.player, i.created);
+                match i.made_here {
+                    true => crate::say!("{}: made {}, {used}", i.player, i.created),
+                    false => crate::say!(
+                        "{}: NOT made on this machine, so it lets nobody in: make a new link (houserule invite FILE {})",
+                        i.player,
+                        i.player
+                    ),
+                }
             }
             Ok(true)
         }
@@ -75,7 +82,7 @@ fn show(json: bool, entry: &houserule_core::view::LogEntry) {
     if json {
         output::json(entry);
     } else {
-        crate::say!("{}", render::entry(entry));
+        output::entry(entry);
     }
 }
 

@@ -5,7 +5,6 @@ use super::campaign::open;
 use super::{role, Outcome};
 use crate::output;
 use houserule_app::request::PostRequest;
-use houserule_core::render;
 use houserule_core::talk::PostDraft;
 use std::path::Path;
 
@@ -17,7 +16,7 @@ pub fn say(json: bool, file: &Path, who: &str, character: Option<&str>, to: Opti
     if json {
         output::json(&entry);
     } else {
-        crate::say!("{}", render::entry(&entry));
+        crate::output::entry(&entry);
     }
     Ok(true)
 }

@@ -43,6 +43,13 @@ fn place(file: &str, pos: Position) -> String {
     }
 }
 
+/// One script to compile: its file name, its text, and its layer.
+struct Script<'a> {
+    name: String,
+    text: &'a str,
+    role: Role,
+}
+
 /// Compiles and checks; every problem found is reported, not just the first.
 pub(super) fn compile(
     engine: &Engine,
@@ -51,48 +58,84 @@ pub(super) fn compile(
     house: &[HouseRule],
     limits: &Limits,
 ) -> Result<Compiled, PluginError> {
-    let mut problems = Vec::new();
-    let merged_names: Vec<&String> = std::iter::once(&manifest.entry).chain(manifest.scripts.iter()).collect();
-    for name in &merged_names {
-        if !source.files.contains_key(*name) {
-            problems.push(Problem::Manifest(ManifestError {
+    let mut problems = missing_scripts(manifest, source);
+    problems.extend(too_many_files(source, house));
+    let scripts = in_order(manifest, source, house);
+    let mut asts = compile_each(engine, &scripts, limits, &mut problems);
+    let known: BTreeSet<String> = scripts.iter().map(|s| s.name.clone()).collect();
+    problems.extend(check_imports(&asts, &known));
+    let mut defs = Definitions::new(engine);
+    for (name, ast, role) in &mut asts {
+        let text = scripts.iter().find(|s| &s.name == name).map(|s| s.text).unwrap_or_default();
+        defs.read(engine, (name, ast, *role), text, &mut problems);
+    }
+    let (ast, functions) = defs.merged(&asts);
+    problems.extend(check_moments(manifest, &defs.ruleset_fns, &defs.ruleset_sites));
+    if problems.is_empty() {
+        problems.extend(missing_functions(manifest, &functions));
+    }
+    if problems.is_empty() {
+        problems.extend(top_level(engine, &ast, &defs.fn_files, manifest));
+    }
+    if !problems.is_empty() {
+        problems.sort_by_key(place_of);
+        return Err(PluginError(problems));
+    }
+    let house_functions = report::describe(&defs.house_defs, &defs.ruleset_fns, &defs.wrapping, manifest, &defs.sites);
+    let info = RulesInfo { functions, house_functions, quotes: Default::default() };
+    Ok(Compiled { ast, fn_files: defs.fn_files, places: defs.places, info })
+}
+
+/// The entry and every script the manifest merges are in the plugin folder.
+fn missing_scripts(manifest: &Manifest, source: &PluginSource) -> Vec<Problem> {
+    let merged = std::iter::once(&manifest.entry).chain(manifest.scripts.iter());
+    merged
+        .filter(|name| !source.files.contains_key(*name))
+        .map(|name| {
+            Problem::Manifest(ManifestError {
                 file: super::MANIFEST.into(),
                 line: None,
                 column: None,
-                field: if *name == &manifest.entry { "entry".into() } else { "scripts".into() },
+                field: if name == &manifest.entry { "entry".into() } else { "scripts".into() },
                 message: format!("the script {name} is not in the plugin folder"),
-            }));
-        }
-    }
-    if source.scripts().len() > MAX_FILES || house.len() > MAX_FILES {
-        problems.push(problem(
-            ScriptErrorKind::Limit,
-            "rules",
-            Position::NONE,
-            format!("more than {MAX_FILES} script files in one layer"),
-        ));
-    }
+            })
+        })
+        .collect()
+}
 
-    // Every script is compiled: the ruleset's in the manifest's order first, then the ones it
-    // only imports (or does not use), then the house rules.
-    let mut scripts: Vec<(String, &str, Role)> = merged_names
-        .iter()
-        .filter_map(|n| source.files.get(*n).map(|t| ((*n).clone(), t.as_str(), Role::Merged)))
-        .collect();
-    for (name, text) in source.files.iter().filter(|(n, _)| n.ends_with(".rhai") && !merged_names.contains(n)) {
-        scripts.push((name.clone(), text.as_str(), Role::Module));
-    }
-    for h in house {
-        scripts.push((h.name.clone(), h.source.as_str(), Role::House));
-    }
-    let mut asts: Vec<(String, AST, Role)> = Vec::new();
-    for (name, text, role) in &scripts {
+/// At most [`MAX_FILES`] scripts in either layer.
+fn too_many_files(source: &PluginSource, house: &[HouseRule]) -> Option<Problem> {
+    (source.scripts().len() > MAX_FILES || house.len() > MAX_FILES).then(|| {
+        let message = format!("more than {MAX_FILES} script files in one layer");
+        problem(ScriptErrorKind::Limit, "rules", Position::NONE, message)
+    })
+}
+
+/// Every script, in the order they are read: the ruleset's in the manifest's order first, then
+/// the ones it only imports (or does not use), then the house rules.
+fn in_order<'a>(manifest: &Manifest, source: &'a PluginSource, house: &'a [HouseRule]) -> Vec<Script<'a>> {
+    let merged: Vec<&String> = std::iter::once(&manifest.entry).chain(manifest.scripts.iter()).collect();
+    let script = |name: &String, text: &'a String, role| Script { name: name.clone(), text: text.as_str(), role };
+    let mut out: Vec<Script> =
+        merged.iter().filter_map(|n| source.files.get(*n).map(|t| script(n, t, Role::Merged))).collect();
+    let modules = source.files.iter().filter(|(n, _)| n.ends_with(".rhai") && !merged.contains(n));
+    out.extend(modules.map(|(n, t)| script(n, t, Role::Module)));
+    out.extend(house.iter().map(|h| script(&h.name, &h.source, Role::House)));
+    out
+}
+
+/// Each script compiled on its own, so each error names its file; one too large is not.
+fn compile_each(
+    engine: &Engine,
+    scripts: &[Script],
+    limits: &Limits,
+    problems: &mut Vec<Problem>,
+) -> Vec<(String, AST, Role)> {
+    let mut asts = Vec::new();
+    for Script { name, text, role } in scripts {
         if text.len() > limits.max_script_bytes {
-            let message = format!(
-                "{} bytes is larger than the limit of {} bytes per script",
-                text.len(),
-                limits.max_script_bytes
-            );
+            let (n, max) = (text.len(), limits.max_script_bytes);
+            let message = format!("{n} bytes is larger than the limit of {max} bytes per script");
             problems.push(problem(ScriptErrorKind::Limit, name, Position::NONE, message));
             continue;
         }
@@ -104,128 +147,172 @@ pub(super) fn compile(
             Err(e) => problems.push(Problem::Script(ScriptError::from_parse(name, &e))),
         }
     }
-    let known: BTreeSet<String> = scripts.iter().map(|(n, _, _)| n.clone()).collect();
-    problems.extend(check_imports(&asts, &known));
+    asts
+}
 
-    let host_methods = host::method_names(engine);
-    let mut fn_files = FnFiles::new();
-    let mut places: HashMap<String, (String, Position)> = HashMap::new();
-    let mut ruleset_fns: HashMap<(String, usize), (String, Position)> = HashMap::new();
-    let mut house_fns: HashMap<(String, usize), (String, Position)> = HashMap::new();
-    let mut house_defs: Vec<HouseDef> = Vec::new();
-    let mut wrapping: BTreeSet<(String, usize)> = BTreeSet::new();
-    let mut sites: Vec<CallSite> = Vec::new();
-    let mut ruleset_sites: Vec<CallSite> = Vec::new();
-    let mut merged: Option<AST> = None;
-    // The ruleset's scripts come first, so every ruleset function is known before the first
-    // house rule is read.
-    for (name, ast, role) in &mut asts {
+/// Every function the manifest names is in the rules, with the arity it is called with.
+fn missing_functions(manifest: &Manifest, functions: &BTreeSet<(String, usize)>) -> Vec<Problem> {
+    manifest
+        .referenced_functions()
+        .into_iter()
+        .filter(|(_, function, arity)| !functions.contains(&(function.clone(), *arity)))
+        .map(|(field, function, arity)| missing_function(field, &function, arity))
+        .collect()
+}
+
+/// Top-level statements run before every call: they run once now, so a broken one is reported
+/// at load time rather than on the first action.
+fn top_level(engine: &Engine, ast: &AST, fn_files: &FnFiles, manifest: &Manifest) -> Option<Problem> {
+    let e = engine.run_ast(ast).err()?;
+    Some(Problem::Script(ScriptError::from_eval(&e, fn_files, &manifest.entry)))
+}
+
+/// What the scripts define, as they are read in order: the ruleset's functions are all known
+/// before the first house rule is read.
+struct Definitions {
+    host_methods: HashSet<String>,
+    fn_files: FnFiles,
+    places: HashMap<String, (String, Position)>,
+    ruleset_fns: HashMap<(String, usize), (String, Position)>,
+    house_fns: HashMap<(String, usize), (String, Position)>,
+    house_defs: Vec<HouseDef>,
+    /// The ruleset functions (name, arity) a house rule wraps.
+    wrapping: BTreeSet<(String, usize)>,
+    /// Every call of the merged scripts, and of the ruleset's alone.
+    sites: Vec<CallSite>,
+    ruleset_sites: Vec<CallSite>,
+    merged: Option<AST>,
+}
+
+impl Definitions {
+    fn new(engine: &Engine) -> Definitions {
+        Definitions {
+            host_methods: host::method_names(engine),
+            fn_files: FnFiles::new(),
+            places: HashMap::new(),
+            ruleset_fns: HashMap::new(),
+            house_fns: HashMap::new(),
+            house_defs: Vec::new(),
+            wrapping: BTreeSet::new(),
+            sites: Vec::new(),
+            ruleset_sites: Vec::new(),
+            merged: None,
+        }
+    }
+
+    /// Reads one compiled script (`text`: its source, to compile again with its `original`
+    /// calls renamed): its calls checked, its functions defined, and, unless it is only
+    /// imported, merged into the rules.
+    fn read(&mut self, engine: &Engine, script: (&String, &mut AST, Role), text: &str, problems: &mut Vec<Problem>) {
+        let (name, ast, role) = script;
         let found = call_sites(ast);
-        let mut defined: Vec<(String, usize, Position)> = ast
-            .iter_fn_def()
-            .map(|f| (f.name.to_string(), f.params.len(), f.body.start_position()))
-            .filter(|(n, ..)| !n.starts_with("anon$"))
-            .collect();
-        // In reading order (Rhai keeps a script's functions by hash).
-        defined.sort_by_key(|(.., pos)| (pos.line(), pos.position()));
-        wrap::check_reserved(name, &defined, &found, &mut problems);
+        let defined = defined_in(ast);
+        wrap::check_reserved(name, &defined, &found, problems);
         match role {
-            Role::Module | Role::Merged => wrap::check_ruleset(name, &found, &mut problems),
-            Role::House => {
-                let wraps = wrap::house_wraps(name, &found, &ruleset_fns, &mut problems);
-                if !wraps.renames.is_empty() {
-                    let text = scripts.iter().find(|(n, ..)| n == name).map(|(_, t, _)| *t).unwrap_or_default();
-                    match sandbox::compile_renamed(engine, text, &wraps.renames) {
-                        Ok(renamed) => {
-                            *ast = renamed;
-                            ast.set_source(name.clone());
-                        }
-                        Err(e) => problems.push(Problem::Script(ScriptError::from_parse(name, &e))),
-                    }
-                }
-                wrapping.extend(wraps.wrapping);
-            }
+            Role::Module | Role::Merged => wrap::check_ruleset(name, &found, problems),
+            Role::House => self.wrap(engine, name, ast, text, &found, problems),
         }
-        if *role == Role::Module {
-            continue;
+        if role == Role::Module {
+            return;
         }
-        if *role == Role::Merged {
-            ruleset_sites.extend(found.iter().cloned());
+        if role == Role::Merged {
+            self.ruleset_sites.extend(found.iter().cloned());
         }
-        sites.extend(found);
+        self.sites.extend(found);
         for (fn_name, arity, pos) in defined {
-            let key = (fn_name, arity);
-            let earlier = match role {
-                Role::Merged => ruleset_fns.insert(key.clone(), (name.clone(), pos)),
-                _ => house_fns.insert(key.clone(), (name.clone(), pos)),
-            };
-            if let Some((file, at)) = earlier {
-                let whose = if *role == Role::House { "another house rule" } else { "the ruleset" };
-                let message = format!(
-                    "fn {}/{} is already defined in {whose} at {}; a function is defined once (only a house rule replaces a ruleset function)",
-                    key.0,
-                    key.1,
-                    place(&file, at)
-                );
-                problems.push(problem(ScriptErrorKind::Syntax, name, pos, message));
-            }
-            if *role == Role::House {
-                house_defs.push(HouseDef { file: name.clone(), name: key.0.clone(), arity: key.1, pos });
-            }
-            fn_files.insert(key.0.clone(), name.clone());
-            places.insert(key.0.clone(), (name.clone(), pos));
-            if host_methods.contains(key.0.as_str()) {
-                // Rhai would call this script function for `t.NAME(...)`, hiding the host method
-                // from every script of the plugin.
-                let message = format!(
-                    "fn {}: this name belongs to the host method t.{}(…); rename the function (an action keeps its name with function = \"…\" in plugin.toml)",
-                    key.0, key.0
-                );
-                problems.push(problem(ScriptErrorKind::Syntax, name, pos, message));
-            }
+            self.define(name, role, (fn_name, arity), pos, problems);
         }
-        merged = Some(match merged {
+        self.merged = Some(match self.merged.take() {
             None => ast.clone(),
             Some(m) => m.merge(ast),
         });
     }
-    let mut ast = merged.unwrap_or_else(AST::empty);
-    if !wrapping.is_empty() {
-        let ruleset: Vec<&AST> = asts.iter().filter(|(.., r)| *r == Role::Merged).map(|(_, a, _)| a).collect();
-        ast = ast.merge(&wrap::originals(&ruleset, &wrapping));
-        for key in &wrapping {
-            if let Some((file, pos)) = ruleset_fns.get(key) {
-                fn_files.insert(wrap::hidden_name(&key.0), file.clone());
-                places.insert(wrap::hidden_name(&key.0), (file.clone(), *pos));
+
+    /// A house rule's `original` calls, checked and renamed to the functions they call.
+    fn wrap(
+        &mut self,
+        engine: &Engine,
+        name: &str,
+        ast: &mut AST,
+        text: &str,
+        found: &[CallSite],
+        problems: &mut Vec<Problem>,
+    ) {
+        let wraps = wrap::house_wraps(name, found, &self.ruleset_fns, problems);
+        if !wraps.renames.is_empty() {
+            match sandbox::compile_renamed(engine, text, &wraps.renames) {
+                Ok(renamed) => {
+                    *ast = renamed;
+                    ast.set_source(name.to_string());
+                }
+                Err(e) => problems.push(Problem::Script(ScriptError::from_parse(name, &e))),
             }
         }
+        self.wrapping.extend(wraps.wrapping);
     }
-    let functions: BTreeSet<(String, usize)> = ast
-        .iter_functions()
-        .map(|f| (f.name.to_string(), f.params.len()))
-        .filter(|(n, _)| !n.starts_with(wrap::RESERVED))
+
+    /// One function `file` defines: once within its layer, never under a host method's name.
+    fn define(&mut self, file: &str, role: Role, key: (String, usize), pos: Position, problems: &mut Vec<Problem>) {
+        let layer = if role == Role::House { &mut self.house_fns } else { &mut self.ruleset_fns };
+        if let Some((earlier, at)) = layer.insert(key.clone(), (file.to_string(), pos)) {
+            let whose = if role == Role::House { "another house rule" } else { "the ruleset" };
+            let message = format!(
+                "fn {}/{} is already defined in {whose} at {}; a function is defined once (only a house rule replaces a ruleset function)",
+                key.0,
+                key.1,
+                place(&earlier, at)
+            );
+            problems.push(problem(ScriptErrorKind::Syntax, file, pos, message));
+        }
+        if role == Role::House {
+            self.house_defs.push(HouseDef { file: file.to_string(), name: key.0.clone(), arity: key.1, pos });
+        }
+        self.fn_files.insert(key.0.clone(), file.to_string());
+        self.places.insert(key.0.clone(), (file.to_string(), pos));
+        if self.host_methods.contains(key.0.as_str()) {
+            // Rhai would call this script function for `t.NAME(...)`, hiding the host method
+            // from every script of the plugin.
+            let message = format!(
+                "fn {}: this name belongs to the host method t.{}(…); rename the function (an action keeps its name with function = \"…\" in plugin.toml)",
+                key.0, key.0
+            );
+            problems.push(problem(ScriptErrorKind::Syntax, file, pos, message));
+        }
+    }
+
+    /// The merged rules, with the ruleset functions house rules wrap kept under their reserved
+    /// names; and every function they hold (name, arity) but those.
+    fn merged(&mut self, asts: &[(String, AST, Role)]) -> (AST, BTreeSet<(String, usize)>) {
+        let mut ast = self.merged.take().unwrap_or_else(AST::empty);
+        if !self.wrapping.is_empty() {
+            let ruleset: Vec<&AST> = asts.iter().filter(|(.., r)| *r == Role::Merged).map(|(_, a, _)| a).collect();
+            ast = ast.merge(&wrap::originals(&ruleset, &self.wrapping));
+            for key in &self.wrapping {
+                if let Some((file, pos)) = self.ruleset_fns.get(key) {
+                    self.fn_files.insert(wrap::hidden_name(&key.0), file.clone());
+                    self.places.insert(wrap::hidden_name(&key.0), (file.clone(), *pos));
+                }
+            }
+        }
+        let functions = ast
+            .iter_functions()
+            .map(|f| (f.name.to_string(), f.params.len()))
+            .filter(|(n, _)| !n.starts_with(wrap::RESERVED))
+            .collect();
+        (ast, functions)
+    }
+}
+
+/// The functions a script defines (not its closures), in reading order (Rhai keeps a script's
+/// functions by hash).
+fn defined_in(ast: &AST) -> Vec<(String, usize, Position)> {
+    let mut defined: Vec<(String, usize, Position)> = ast
+        .iter_fn_def()
+        .map(|f| (f.name.to_string(), f.params.len(), f.body.start_position()))
+        .filter(|(n, ..)| !n.starts_with("anon$"))
         .collect();
-    problems.extend(check_moments(manifest, &ruleset_fns, &ruleset_sites));
-    if problems.is_empty() {
-        for (field, function, arity) in manifest.referenced_functions() {
-            if !functions.contains(&(function.clone(), arity)) {
-                problems.push(missing_function(field, &function, arity));
-            }
-        }
-    }
-    if problems.is_empty() {
-        // Top-level statements run before every call: run them once now, so a broken one is
-        // reported at load time rather than on the first action.
-        if let Err(e) = engine.run_ast(&ast) {
-            problems.push(Problem::Script(ScriptError::from_eval(&e, &fn_files, &manifest.entry)));
-        }
-    }
-    if !problems.is_empty() {
-        problems.sort_by_key(place_of);
-        return Err(PluginError(problems));
-    }
-    let house_functions = report::describe(&house_defs, &ruleset_fns, &wrapping, manifest, &sites);
-    Ok(Compiled { ast, fn_files, places, info: RulesInfo { functions, house_functions, quotes: Default::default() } })
+    defined.sort_by_key(|(.., pos)| (pos.line(), pos.position()));
+    defined
 }
 
 /// Every moment the manifest lists by name must be a ruleset function that the ruleset's own
@@ -290,66 +377,69 @@ fn check_imports(asts: &[(String, AST, Role)], known: &BTreeSet<String>) -> Vec<
     let mut problems = Vec::new();
     let mut graph: BTreeMap<String, Vec<Import>> = BTreeMap::new();
     for (name, ast, _) in asts {
-        let mut found: Vec<(Option<String>, Position)> = Vec::new();
-        ast.walk(&mut |path: &[ASTNode]| {
-            if let Some(ASTNode::Stmt(Stmt::Import(x, pos))) = path.last() {
-                let target = match &x.0 {
-                    Expr::StringConstant(s, _) => Some(s.to_string()),
-                    _ => None,
-                };
-                found.push((target, *pos));
+        for (target, pos) in imports_of(ast) {
+            match import_target(name, target, pos, known) {
+                Ok(to) => graph.entry(name.clone()).or_default().push(Import { from: name.clone(), to, pos }),
+                Err(p) => problems.push(p),
             }
-            true
-        });
-        for (target, pos) in found {
-            let Some(target) = target else {
-                problems.push(problem(
-                    ScriptErrorKind::Syntax,
-                    name,
-                    pos,
-                    "import needs the script's name written out as text, such as import \"helpers\"".into(),
-                ));
-                continue;
-            };
-            let Some(file) = import_file(&target) else {
-                let message = format!(
-                    "import \"{target}\": scripts may import only files of their own plugin, by name (no paths)"
-                );
-                problems.push(problem(ScriptErrorKind::Syntax, name, pos, message));
-                continue;
-            };
-            if !known.contains(&file) {
-                problems.push(problem(
-                    ScriptErrorKind::Syntax,
-                    name,
-                    pos,
-                    format!("import \"{target}\": the plugin has no script {file}"),
-                ));
-                continue;
-            }
-            graph.entry(name.clone()).or_default().push(Import { from: name.clone(), to: file, pos });
         }
     }
-    let mut reported: HashSet<String> = HashSet::new();
-    for start in graph.keys() {
-        if let Some(cycle) = find_cycle(&graph, start) {
-            let key = {
-                let mut files: Vec<&str> = cycle.iter().map(|i| i.from.as_str()).collect();
-                files.sort();
-                files.join(",")
+    problems.extend(cycles(&graph));
+    problems
+}
+
+/// The imports of a script: the name each gives (if written out as text), and where.
+fn imports_of(ast: &AST) -> Vec<(Option<String>, Position)> {
+    let mut found = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Stmt(Stmt::Import(x, pos))) = path.last() {
+            let target = match &x.0 {
+                Expr::StringConstant(s, _) => Some(s.to_string()),
+                _ => None,
             };
-            if reported.insert(key) {
-                let chain: Vec<String> =
-                    cycle.iter().map(|i| format!("{} imports {}", place(&i.from, i.pos), i.to)).collect();
-                let first = cycle[0];
-                problems.push(problem(
-                    ScriptErrorKind::Syntax,
-                    &first.from,
-                    first.pos,
-                    format!("the imports go round in a circle: {}", chain.join(", ")),
-                ));
-            }
+            found.push((target, *pos));
         }
+        true
+    });
+    found
+}
+
+/// The file one import in `file` names, if it is one of the plugin's own scripts.
+fn import_target(
+    file: &str,
+    target: Option<String>,
+    pos: Position,
+    known: &BTreeSet<String>,
+) -> Result<String, Problem> {
+    let refuse = |message: String| problem(ScriptErrorKind::Syntax, file, pos, message);
+    let Some(target) = target else {
+        return Err(refuse("import needs the script's name written out as text, such as import \"helpers\"".into()));
+    };
+    let Some(to) = import_file(&target) else {
+        return Err(refuse(format!(
+            "import \"{target}\": scripts may import only files of their own plugin, by name (no paths)"
+        )));
+    };
+    if !known.contains(&to) {
+        return Err(refuse(format!("import \"{target}\": the plugin has no script {to}")));
+    }
+    Ok(to)
+}
+
+/// Each circle of imports, once, reported at its first import with the whole chain.
+fn cycles(graph: &BTreeMap<String, Vec<Import>>) -> Vec<Problem> {
+    let mut reported: HashSet<String> = HashSet::new();
+    let mut problems = Vec::new();
+    for cycle in graph.keys().filter_map(|start| find_cycle(graph, start)) {
+        let mut files: Vec<&str> = cycle.iter().map(|i| i.from.as_str()).collect();
+        files.sort();
+        if !reported.insert(files.join(",")) {
+            continue;
+        }
+        let chain: Vec<String> = cycle.iter().map(|i| format!("{} imports {}", place(&i.from, i.pos), i.to)).collect();
+        let first = cycle[0];
+        let message = format!("the imports go round in a circle: {}", chain.join(", "));
+        problems.push(problem(ScriptErrorKind::Syntax, &first.from, first.pos, message));
     }
     problems
 }

@@ -6,6 +6,7 @@
 //! ([`crate::support::init`]), so a regression that ran a memory bomb here could not take the
 //! machine down.
 
+mod edges;
 mod files;
 mod house;
 mod plugins;
