@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 /// Where a ruleset was found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "path")]
-pub enum Origin {
+pub enum Location {
     /// A plugin folder on disk.
     Folder(PathBuf),
     /// Built into this program.
@@ -32,7 +32,7 @@ pub struct Ruleset {
     pub version: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
-    pub origin: Origin,
+    pub location: Location,
     #[serde(skip)]
     #[schemars(skip)]
     pub source: PluginSource,
@@ -73,19 +73,19 @@ impl Catalog {
                 match folders::read_plugin(&dir, limits) {
                     Ok(source) => {
                         let demo = folders::read_demo(&dir, limits);
-                        c.add((source, demo), Origin::Folder(dir))
+                        c.add((source, demo), Location::Folder(dir))
                     }
                     Err(e) => c.skipped.push((dir, e.to_string())),
                 }
             }
         }
         for found in built_in {
-            c.add(found, Origin::BuiltIn);
+            c.add(found, Location::BuiltIn);
         }
         c
     }
 
-    fn add(&mut self, (source, demo): Found, origin: Origin) {
+    fn add(&mut self, (source, demo): Found, location: Location) {
         let Some(text) = source.manifest_text() else { return };
         match Manifest::parse(MANIFEST, text) {
             Ok(m) if !self.rulesets.iter().any(|r| r.id == m.id) => self.rulesets.push(Ruleset {
@@ -93,13 +93,13 @@ impl Catalog {
                 name: m.name,
                 version: m.version,
                 description: m.description,
-                origin,
+                location,
                 source,
                 demo,
             }),
             Ok(m) => {
-                let first = self.rulesets.iter().find(|r| r.id == m.id).map(|r| r.origin.clone());
-                if let (Origin::Folder(p), Some(Origin::Folder(used))) = (origin, first) {
+                let first = self.rulesets.iter().find(|r| r.id == m.id).map(|r| r.location.clone());
+                if let (Location::Folder(p), Some(Location::Folder(used))) = (location, first) {
                     let why = format!(
                         "its id '{}' is also the id of {}, which is found first and used",
                         m.id,
@@ -109,7 +109,7 @@ impl Catalog {
                 }
             }
             Err(e) => {
-                if let Origin::Folder(p) = origin {
+                if let Location::Folder(p) = location {
                     self.skipped.push((p, e.to_string()));
                 }
             }
@@ -193,8 +193,8 @@ mod tests {
         plugin(b.path(), "other", "other");
         let c = Catalog::scan(&[a.path().to_path_buf(), b.path().to_path_buf()], vec![], &Limits::default());
         assert_eq!(
-            c.get("fumbles").map(|r| &r.origin),
-            Some(&Origin::Folder(first.clone())),
+            c.get("fumbles").map(|r| &r.location),
+            Some(&Location::Folder(first.clone())),
             "the first one found wins"
         );
         let (skipped, why) = c.skipped.iter().find(|(p, _)| p == &second).expect("the second is reported");

@@ -33,10 +33,7 @@ use std::sync::{Arc, Mutex};
 
 /// Most runs a lab may play on each side.
 pub const MAX_TIMES: u64 = 100_000;
-/// Most turns one run may take before it is cut off as unfinished.
-pub const MAX_TURNS: u64 = 200;
-/// The outcome key that says whether a run was cut off at [`MAX_TURNS`].
-pub const UNFINISHED: &str = "unfinished";
+pub use crate::sandbox::{MAX_TURNS, UNFINISHED};
 
 /// Summary statistics of one key of many results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -12,7 +12,7 @@
 //! odds — is never built on). A worker that failed is replaced on the next call, with the same
 //! rules.
 
-use crate::sandbox::protocol::{Base, Failure, Reply, Request};
+use crate::sandbox::protocol::{Base, Failure, Reply, Request, Simulation};
 use crate::sandbox::{Probe, SandboxError, TableId, Worker};
 use houserule_core::action::{ActError, Call};
 use houserule_core::event::Item;
@@ -299,28 +299,9 @@ impl Rules {
     /// shared between a worker per core (this one, and fresh ones with the same rules for the
     /// others); since each run's dice depend only on its number, the results are the same
     /// however many cores share them.
-    #[allow(clippy::too_many_arguments)]
-    pub fn simulate(
-        &self,
-        table: &Table,
-        role: &Role,
-        action: &str,
-        params: &Map<String, Value>,
-        calls: &[Call],
-        seed: [u8; 32],
-        runs: u64,
-        each: impl FnMut(Vec<Value>),
-    ) -> Result<(), ActError> {
-        let request = |first: u64, runs: u64| Request::Simulate {
-            table: Box::new(table.clone()),
-            role: role.clone(),
-            action: action.to_string(),
-            params: params.clone(),
-            calls: calls.to_vec(),
-            seed,
-            first,
-            runs,
-        };
+    pub fn simulate(&self, simulation: &Simulation, runs: u64, each: impl FnMut(Vec<Value>)) -> Result<(), ActError> {
+        let request =
+            |first: u64, runs: u64| Request::Simulate { simulation: Box::new(simulation.clone()), first, runs };
         self.shared_runs(runs, RUNS_PER_WORKER, &request, each)
     }
 

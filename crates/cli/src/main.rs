@@ -243,22 +243,7 @@ enum Command {
         only: Option<String>,
     },
     /// Run an action many times from one table set-up and summarise its results (rule statistics).
-    Simulate {
-        /// The plugin folder.
-        dir: PathBuf,
-        action: String,
-        /// A scenario file whose actions set up the table first.
-        #[arg(long)]
-        setup: Option<PathBuf>,
-        #[arg(long = "as", default_value = "gm", value_name = "gm|player:NAME")]
-        role: String,
-        #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
-        params: Vec<String>,
-        #[arg(long, default_value_t = 10_000)]
-        times: u64,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    Simulate(commands::simulate::SimulateArgs),
     /// A campaign's house rules: list, export to a folder, import from one, remove one.
     #[command(name = "house-rules", subcommand)]
     HouseRules(HouseRulesCommand),
@@ -410,9 +395,7 @@ fn main() -> ExitCode {
         Command::Odds { expr, target, dialect } => commands::odds::odds(json, &expr, target, dialect.as_deref()),
         Command::Check { dir } => commands::plugin::check(json, &dir),
         Command::Test { dir, only } => commands::plugin::test(json, &dir, only.as_deref()),
-        Command::Simulate { dir, action, setup, role, params, times, seed } => {
-            commands::simulate::simulate(json, &dir, &action, setup.as_deref(), &role, &params, times, seed)
-        }
+        Command::Simulate(args) => commands::simulate::simulate(json, &args),
         Command::HouseRules(HouseRulesCommand::List { file }) => commands::house::list(json, &file),
         Command::HouseRules(HouseRulesCommand::Export { file, dir }) => commands::house::export(json, &file, &dir),
         Command::HouseRules(HouseRulesCommand::Import { file, dir }) => commands::house::import(json, &file, &dir),

@@ -7,12 +7,12 @@
 //! transaction, or an [`ActError`] — in which case nothing was changed anywhere.
 
 use crate::dice::DiceError;
+use crate::engine::Limits;
 use crate::error::{ErrorCode, ErrorReport};
-use crate::host::to_dynamic;
 use crate::manifest::{ActionSpec, Manifest, Permit};
 use crate::params::{self, ParamError};
 use crate::plugin::Plugin;
-use crate::sandbox::Limits;
+use crate::script_api::to_dynamic;
 use crate::script_error::{ScriptError, ScriptErrorKind};
 use crate::table::Table;
 use crate::tx::{DiceSupply, Tx, TxError};

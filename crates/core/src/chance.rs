@@ -74,21 +74,30 @@ pub struct Chance {
     pub outcome: Option<String>,
 }
 
+/// What is wrong with what an odds function returned: too many lines, or which line and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OddsError {
+    #[error("an odds function returns at most {MAX_LINES} lines, not {0}")]
+    TooMany(usize),
+    #[error("odds line {line}: {problem}")]
+    Line { line: usize, problem: String },
+}
+
 /// Reads what an odds function returned and works out each line's chance. `dialect` is the
 /// campaign's, for expressions marked `typed`.
-pub fn lines(returned: &Value, dialect: Dialect) -> Result<Vec<Chance>, String> {
+pub fn lines(returned: &Value, dialect: Dialect) -> Result<Vec<Chance>, OddsError> {
     let items: Vec<&Value> = match returned {
         Value::Null => return Ok(Vec::new()),
         Value::Array(items) => items.iter().collect(),
         one => vec![one],
     };
     if items.len() > MAX_LINES {
-        return Err(format!("an odds function returns at most {MAX_LINES} lines, not {}", items.len()));
+        return Err(OddsError::TooMany(items.len()));
     }
     items
         .into_iter()
         .enumerate()
-        .map(|(i, v)| line(v, dialect).map_err(|e| format!("odds line {}: {e}", i + 1)))
+        .map(|(i, v)| line(v, dialect).map_err(|problem| OddsError::Line { line: i + 1, problem }))
         .collect()
 }
 
@@ -186,15 +195,16 @@ mod tests {
 
     #[test]
     fn a_bad_line_names_itself_and_what_is_wrong() {
-        let e = lines(&json!([{"expr": "2d6"}, {"expr": "2d6", "tagret": 7}]), Dialect::Houserule).unwrap_err();
+        let e =
+            lines(&json!([{"expr": "2d6"}, {"expr": "2d6", "tagret": 7}]), Dialect::Houserule).unwrap_err().to_string();
         assert!(e.contains("line 2") && e.contains("tagret"), "{e}");
-        let e = lines(&json!({"chance": 1.5}), Dialect::Houserule).unwrap_err();
+        let e = lines(&json!({"chance": 1.5}), Dialect::Houserule).unwrap_err().to_string();
         assert!(e.contains("0 to 1"), "{e}");
-        let e = lines(&json!([{}, {}, {}, {}, {}]), Dialect::Houserule).unwrap_err();
+        let e = lines(&json!([{}, {}, {}, {}, {}]), Dialect::Houserule).unwrap_err().to_string();
         assert!(e.contains("at most 4"), "{e}");
-        let e = lines(&json!({"expr": "2d6>7"}), Dialect::Houserule).unwrap_err();
+        let e = lines(&json!({"expr": "2d6>7"}), Dialect::Houserule).unwrap_err().to_string();
         assert!(e.contains("'>=7'"), "{e}");
-        let e = lines(&json!({"chance": 0.5, "outcome": 3}), Dialect::Houserule).unwrap_err();
+        let e = lines(&json!({"chance": 0.5, "outcome": 3}), Dialect::Houserule).unwrap_err().to_string();
         assert!(e.contains("outcome is the name"), "{e}");
     }
 

@@ -13,10 +13,10 @@ pub mod action;
 pub mod caps;
 pub mod chance;
 pub mod dice;
+pub mod engine;
 pub mod entity;
 pub mod error;
 pub mod event;
-pub mod host;
 pub mod house;
 pub mod manifest;
 pub mod params;
@@ -25,8 +25,8 @@ pub mod pool;
 pub mod post;
 pub mod quote;
 pub mod render;
-pub mod sandbox;
 pub mod scenario;
+pub mod script_api;
 pub mod script_error;
 pub mod table;
 pub mod talk;
@@ -38,9 +38,9 @@ pub mod view;
 pub mod visibility;
 
 pub use action::ActError;
+pub use engine::Limits;
 pub use error::{ErrorCode, ErrorReport};
 pub use plugin::{HouseRule, Plugin, PluginError, PluginSource};
-pub use sandbox::Limits;
 pub use visibility::{Role, Visibility};
 
 /// Implements `JsonSchema` for a type serialised as a string, with a pattern and description.

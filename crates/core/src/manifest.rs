@@ -496,11 +496,56 @@ impl Manifest {
         out
     }
 
+    /// The manifest with every text that quotes filled in from `quotes`, as the table shows it.
+    pub fn filled(&self, quotes: &crate::quote::Quotes) -> Manifest {
+        let mut m = self.clone();
+        let fill = |t: &mut Option<String>| {
+            if let Some(text) = t.as_mut() {
+                *text = crate::quote::fill(text, quotes);
+            }
+        };
+        for a in m.actions.values_mut() {
+            fill(&mut a.label);
+            fill(&mut a.help);
+            for p in a.params.values_mut() {
+                fill(&mut p.label);
+                fill(&mut p.help);
+            }
+        }
+        for k in m.kinds.values_mut() {
+            for f in k.fields.values_mut() {
+                fill(&mut f.label);
+                fill(&mut f.help);
+            }
+        }
+        m
+    }
+
+    /// Every text of the manifest that may quote (see [`crate::quote`]), with where it is (`actions.NAME.help`, …).
+    pub fn quoting_texts(&self) -> Vec<(String, &str)> {
+        let mut out: Vec<(String, &str)> = Vec::new();
+        for (name, a) in &self.actions {
+            out.extend(a.label.as_deref().map(|t| (format!("actions.{name}.label"), t)));
+            out.extend(a.help.as_deref().map(|t| (format!("actions.{name}.help"), t)));
+            for (p, spec) in &a.params {
+                out.extend(spec.label.as_deref().map(|t| (format!("actions.{name}.params.{p}.label"), t)));
+                out.extend(spec.help.as_deref().map(|t| (format!("actions.{name}.params.{p}.help"), t)));
+            }
+        }
+        for (kind, k) in &self.kinds {
+            for (f, spec) in &k.fields {
+                out.extend(spec.label.as_deref().map(|t| (format!("kinds.{kind}.fields.{f}.label"), t)));
+                out.extend(spec.help.as_deref().map(|t| (format!("kinds.{kind}.fields.{f}.help"), t)));
+            }
+        }
+        out
+    }
+
     /// The rule functions its texts quote (see [`crate::quote`]), each with the first text
     /// that quotes it. Texts with broken braces quote nothing (validation refuses them).
     pub fn quoted(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
-        for (field, text) in crate::quote::texts(self) {
+        for (field, text) in self.quoting_texts() {
             for name in crate::quote::names(text).unwrap_or_default() {
                 if !out.iter().any(|(_, n)| n == &name) {
                     out.push((field.clone(), name));

@@ -230,27 +230,38 @@ pub struct EntityChoice {
     pub name: String,
 }
 
-/// The players who play at this table: the owners of its entities, in name order.
+/// Why typed `NAME=VALUE` pairs could not be read; each names the pair.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PairError {
+    #[error("'{0}': expected NAME=VALUE")]
+    NoEquals(String),
+    #[error("'{name}': the value looks like JSON but is not: {problem}")]
+    NotJson { name: String, problem: String },
+    #[error("'{0}' is given twice")]
+    Twice(String),
+}
+
 /// `NAME=VALUE` pairs as typed (a command line, a chat message) as raw parameter values. A
 /// value that looks like JSON (`[…]`, `{…}`) is read as JSON; everything else stays text for
 /// [`validate`] to check against the manifest. The error names the pair.
-pub fn typed_pairs<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Result<Map<String, Value>, String> {
+pub fn typed_pairs<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Result<Map<String, Value>, PairError> {
     let mut out = Map::new();
     for pair in pairs {
-        let (k, v) = pair.split_once('=').ok_or_else(|| format!("'{pair}': expected NAME=VALUE"))?;
+        let (k, v) = pair.split_once('=').ok_or_else(|| PairError::NoEquals(pair.to_string()))?;
         let v = v.trim();
         let value = if (v.starts_with('[') && v.ends_with(']')) || (v.starts_with('{') && v.ends_with('}')) {
-            serde_json::from_str(v).map_err(|e| format!("'{k}': the value looks like JSON but is not: {e}"))?
+            serde_json::from_str(v).map_err(|e| PairError::NotJson { name: k.to_string(), problem: e.to_string() })?
         } else {
             Value::String(v.to_string())
         };
         if out.insert(k.trim().to_string(), value).is_some() {
-            return Err(format!("'{k}' is given twice"));
+            return Err(PairError::Twice(k.to_string()));
         }
     }
     Ok(out)
 }
 
+/// The players who play at this table: the owners of its entities, in name order.
 pub fn players(table: &Table) -> Vec<String> {
     let mut names: Vec<String> = table.entities.values().filter_map(|e| e.owner.clone()).collect();
     names.sort();

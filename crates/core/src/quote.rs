@@ -7,7 +7,6 @@
 //! are a brace. A quoted value is a number, a word or true/false, at most [`MAX_QUOTE`]
 //! characters: anything else is refused when the rules load, with the function's name.
 
-use crate::manifest::Manifest;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -17,8 +16,23 @@ pub const MAX_QUOTE: usize = 40;
 /// The values of the quoted functions, by name.
 pub type Quotes = BTreeMap<String, String>;
 
+/// What is wrong with a text's quotes or a quoted value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QuoteError {
+    #[error("a '}}' closes nothing (write '}}}}' for a brace)")]
+    ClosesNothing,
+    #[error("a '{{' is not closed (write '{{{{' for a brace)")]
+    NotClosed,
+    #[error("'{{{0}}}' does not name a function of the rules")]
+    NotAName(String),
+    #[error("a quoted value is a number, a word or true/false, not {0}")]
+    NotAValue(String),
+    #[error("a quoted value is at most {MAX_QUOTE} characters on one line")]
+    TooLong,
+}
+
 /// The names a text quotes, in order, or what is wrong with its braces.
-pub fn names(text: &str) -> Result<Vec<String>, String> {
+pub fn names(text: &str) -> Result<Vec<String>, QuoteError> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(i) = rest.find(['{', '}']) {
@@ -28,12 +42,12 @@ pub fn names(text: &str) -> Result<Vec<String>, String> {
             continue;
         }
         if c == b'}' {
-            return Err("a '}' closes nothing (write '}}' for a brace)".into());
+            return Err(QuoteError::ClosesNothing);
         }
-        let end = after.find('}').ok_or("a '{' is not closed (write '{{' for a brace)")?;
+        let end = after.find('}').ok_or(QuoteError::NotClosed)?;
         let name = &after[..end];
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(format!("'{{{name}}}' does not name a function of the rules"));
+            return Err(QuoteError::NotAName(name.to_string()));
         }
         out.push(name.to_string());
         rest = &after[end + 1..];
@@ -41,61 +55,16 @@ pub fn names(text: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Every text of `manifest` that may quote, with where it is (`actions.NAME.help`, …).
-pub fn texts(manifest: &Manifest) -> Vec<(String, &str)> {
-    let mut out: Vec<(String, &str)> = Vec::new();
-    for (name, a) in &manifest.actions {
-        out.extend(a.label.as_deref().map(|t| (format!("actions.{name}.label"), t)));
-        out.extend(a.help.as_deref().map(|t| (format!("actions.{name}.help"), t)));
-        for (p, spec) in &a.params {
-            out.extend(spec.label.as_deref().map(|t| (format!("actions.{name}.params.{p}.label"), t)));
-            out.extend(spec.help.as_deref().map(|t| (format!("actions.{name}.params.{p}.help"), t)));
-        }
-    }
-    for (kind, k) in &manifest.kinds {
-        for (f, spec) in &k.fields {
-            out.extend(spec.label.as_deref().map(|t| (format!("kinds.{kind}.fields.{f}.label"), t)));
-            out.extend(spec.help.as_deref().map(|t| (format!("kinds.{kind}.fields.{f}.help"), t)));
-        }
-    }
-    out
-}
-
-/// `manifest` with every text that quotes filled in from `quotes`, as the table shows it.
-pub fn filled(manifest: &Manifest, quotes: &Quotes) -> Manifest {
-    let mut m = manifest.clone();
-    let fill = |t: &mut Option<String>| {
-        if let Some(text) = t.as_mut() {
-            *text = fill(text, quotes);
-        }
-    };
-    for a in m.actions.values_mut() {
-        fill(&mut a.label);
-        fill(&mut a.help);
-        for p in a.params.values_mut() {
-            fill(&mut p.label);
-            fill(&mut p.help);
-        }
-    }
-    for k in m.kinds.values_mut() {
-        for f in k.fields.values_mut() {
-            fill(&mut f.label);
-            fill(&mut f.help);
-        }
-    }
-    m
-}
-
 /// A quoted value as the text shows it.
-pub fn show(value: &Value) -> Result<String, String> {
+pub fn show(value: &Value) -> Result<String, QuoteError> {
     let text = match value {
         Value::Number(n) => n.to_string(),
         Value::String(s) => s.clone(),
         Value::Bool(b) => b.to_string(),
-        other => return Err(format!("a quoted value is a number, a word or true/false, not {other}")),
+        other => return Err(QuoteError::NotAValue(other.to_string())),
     };
     if text.chars().count() > MAX_QUOTE || text.chars().any(char::is_control) {
-        return Err(format!("a quoted value is at most {MAX_QUOTE} characters on one line"));
+        return Err(QuoteError::TooLong);
     }
     Ok(text)
 }

@@ -5,7 +5,7 @@
 //! which file defined which function to name the file — plugins are merged from several files
 //! and house rules, so the position alone would not say where to look.
 
-use crate::sandbox::DEADLINE_TOKEN;
+use crate::engine::DEADLINE_TOKEN;
 use rhai::{EvalAltResult, ParseError, Position};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -109,9 +109,10 @@ impl ScriptError {
 fn describe(err: &EvalAltResult) -> (ScriptErrorKind, String) {
     use EvalAltResult as E;
     match err {
-        E::ErrorRuntime(value, _) if value.is::<crate::host::LimitHit>() => {
-            (ScriptErrorKind::Limit, format!("over the limit: {}", value.clone().cast::<crate::host::LimitHit>().0))
-        }
+        E::ErrorRuntime(value, _) if value.is::<crate::script_api::LimitHit>() => (
+            ScriptErrorKind::Limit,
+            format!("over the limit: {}", value.clone().cast::<crate::script_api::LimitHit>().0),
+        ),
         E::ErrorRuntime(value, _) => (ScriptErrorKind::Refused, value.to_string()),
         E::ErrorTerminated(token, _) if token.to_string() == DEADLINE_TOKEN => {
             (ScriptErrorKind::Limit, "the script ran past its time limit and was stopped".into())

@@ -16,6 +16,7 @@ pub mod attempts;
 pub mod own_pages;
 pub mod protocol;
 pub mod server;
+pub mod shared;
 pub mod visitors;
 
 use houserule_app::calls::Front;
@@ -92,7 +93,7 @@ impl Hosting {
             Some(s) => s.trim().to_string(),
             None => random_secret(),
         };
-        let shared = server::Shared {
+        let shared = shared::Shared {
             app: app.clone(),
             front: std::sync::Arc::new(Front::server(file.to_path_buf())),
             secret: secret.clone(),

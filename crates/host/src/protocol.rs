@@ -9,7 +9,7 @@
 //! ([`crate::attempts`]).
 
 use crate::attempts::Attempts;
-use crate::server::Shared as Server;
+use crate::shared::Shared as Server;
 use houserule_app::calls::{Call, Caller, Join};
 use houserule_app::events::AppEvent;
 use houserule_core::{ErrorCode, ErrorReport, Role};

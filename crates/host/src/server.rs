@@ -13,8 +13,9 @@
 //! is closed the same way.
 
 use crate::protocol::{self, Connection, Reply};
-use crate::visitors::{Closing, Visitors};
-use crate::{assets, attempts, own_pages};
+use crate::shared::Shared;
+use crate::visitors::Closing;
+use crate::{assets, own_pages};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
@@ -22,34 +23,17 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
 use axum::Router;
-use houserule_app::calls::Front;
 use houserule_app::events::AppEvent;
-use houserule_app::front::App;
 use houserule_core::{ErrorCode, ErrorReport};
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::Arc;
-
-/// What every connection shares.
-pub struct Shared {
-    pub app: App,
-    /// The front end every connection calls through: browsers of a server playing its file.
-    pub front: Arc<Front>,
-    pub secret: String,
-    /// A folder to serve the UI from instead of the built-in copy.
-    pub ui: Option<PathBuf>,
-    /// Host names (besides IP addresses and `localhost`) the server answers to.
-    pub names: Vec<String>,
-    pub attempts: attempts::Attempts,
-    pub visitors: Visitors,
-}
 
 /// A server listening until [`Running::stop`].
 pub struct Running {
     pub addr: SocketAddr,
     pub shared: Arc<Shared>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<Result<(), String>>>,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
 }
 
 /// Binds `addr` and serves `shared` from a thread of its own.
@@ -63,7 +47,7 @@ pub fn start(addr: SocketAddr, shared: Shared) -> std::io::Result<Running> {
     let serving = shared.clone();
     let thread = std::thread::Builder::new().name("houserule-host".into()).spawn(move || {
         runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| e.to_string())?;
+            let listener = tokio::net::TcpListener::from_std(listener)?;
             let router = Router::new().route("/ws", get(ws)).fallback(get(static_file)).with_state(serving);
             // Small messages go out at once: without this, a reply waits on the browser's
             // delayed acknowledgement of the one before (tens of milliseconds).
@@ -75,7 +59,6 @@ pub fn start(addr: SocketAddr, shared: Shared) -> std::io::Result<Running> {
                     let _ = stopped.await;
                 })
                 .await
-                .map_err(|e| e.to_string())
         })
     })?;
     Ok(Running { addr, shared, shutdown: Some(shutdown), thread: Some(thread) })
@@ -101,13 +84,13 @@ impl Running {
 }
 
 /// The end of a running server.
-pub struct Waiter(std::thread::JoinHandle<Result<(), String>>);
+pub struct Waiter(std::thread::JoinHandle<std::io::Result<()>>);
 
 impl Waiter {
     /// Waits until the server ends (it ends only when stopped, or on an error).
     pub fn wait(self) -> Result<(), ErrorReport> {
         match self.0.join() {
-            Ok(Err(e)) => Err(ErrorReport::new(ErrorCode::Io, e)),
+            Ok(Err(e)) => Err(ErrorReport::new(ErrorCode::Io, e.to_string())),
             Err(_) => Err(ErrorReport::new(ErrorCode::Internal, "the server's thread failed")),
             Ok(Ok(())) => Ok(()),
         }

@@ -29,23 +29,28 @@ pub const MAX_LOG: usize = 20;
 #[derive(Debug)]
 pub enum Request {
     Help,
-    Call(Call),
+    /// A call, boxed: a call is large and a help request is nothing.
+    Call(Box<Call>),
 }
 
 fn actions() -> Request {
-    Request::Call(Call::Actions(As::default()))
+    Request::Call(Box::new(Call::Actions(As::default())))
 }
 
 fn view() -> Request {
-    Request::Call(Call::View(As::default()))
+    Request::Call(Box::new(Call::View(As::default())))
 }
 
 fn log(count: usize) -> Request {
-    Request::Call(Call::Log(LogPage { role: None, from: 1, before: None, limit: count }))
+    Request::Call(Box::new(Call::Log(LogPage { role: None, from: 1, before: None, limit: count })))
 }
 
 fn say(text: &str) -> Request {
-    Request::Call(Call::Say(PostRequest::new(PostDraft { text: text.to_string(), character: None, to: None })))
+    Request::Call(Box::new(Call::Say(PostRequest::new(PostDraft {
+        text: text.to_string(),
+        character: None,
+        to: None,
+    }))))
 }
 
 /// A command that could not be read: what was wrong, and the column (1-based, in characters)
@@ -182,7 +187,11 @@ fn request(words: &[Word]) -> Result<Request, Unreadable> {
                     }
                 }
             }
-            Ok(Request::Call(Call::Act(ActRequest { action: action.text.clone(), params, ..ActRequest::default() })))
+            Ok(Request::Call(Box::new(Call::Act(ActRequest {
+                action: action.text.clone(),
+                params,
+                ..ActRequest::default()
+            }))))
         }
         other => Err(Unreadable {
             column: command.column,
@@ -218,7 +227,10 @@ mod tests {
 
     fn act(body: &str) -> (String, Map<String, Value>) {
         match read(body) {
-            Some(Ok(Request::Call(Call::Act(r)))) => (r.action, r.params),
+            Some(Ok(Request::Call(call))) => match *call {
+                Call::Act(r) => (r.action, r.params),
+                other => panic!("{body}: {other:?}"),
+            },
             other => panic!("{body}: {other:?}"),
         }
     }
@@ -240,9 +252,11 @@ mod tests {
             assert!(read(body).is_none(), "{body}");
         }
         assert!(matches!(read("!HR"), Some(Ok(Request::Help))));
-        assert!(matches!(read("  !hr log 3"), Some(Ok(Request::Call(Call::Log(LogPage { limit: 3, .. }))))));
-        match read("!hr say  We \"run\"!\nNow. ") {
-            Some(Ok(Request::Call(Call::Say(p)))) => assert_eq!(p.draft.text, "We \"run\"!\nNow."),
+        let Some(Ok(Request::Call(log))) = read("  !hr log 3") else { panic!("a log request") };
+        assert!(matches!(*log, Call::Log(LogPage { limit: 3, .. })));
+        let Some(Ok(Request::Call(say))) = read("!hr say  We \"run\"!\nNow. ") else { panic!("a post") };
+        match *say {
+            Call::Say(p) => assert_eq!(p.draft.text, "We \"run\"!\nNow."),
             other => panic!("{other:?}"),
         }
         assert!(matches!(read("!hr sayx"), Some(Err(_))));

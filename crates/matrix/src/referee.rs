@@ -283,7 +283,7 @@ impl Referee {
             )),
             (Ok(Request::Call(call)), Some(role)) => {
                 let caller = Caller::new(role, &self.front);
-                match self.answer(&caller, call, id, direct)? {
+                match self.answer(&caller, *call, id, direct)? {
                     Some(answer) => answer,
                     None => {
                         // The event's post is the answer (`post_new`), and `answered` moved with it.

@@ -7,6 +7,7 @@
 //! ([`crate::lab`]).
 
 use super::*;
+use crate::sandbox::Simulation;
 use houserule_core::chance::{self, Chance};
 
 /// The odds of an action as the form stands.
@@ -34,7 +35,15 @@ impl Campaign {
         let manifest = &self.rules.manifest;
         let params = action::check(manifest, &self.table, role, action, raw)?;
         let calls = action::calls(manifest, action, &params)?;
-        self.rules.simulate(&self.table, role, action, &params, &calls, seed_from_number(seed), n, each)
+        let simulation = Simulation {
+            table: (*self.table).clone(),
+            role: role.clone(),
+            action: action.to_string(),
+            params,
+            calls,
+            seed: seed_from_number(seed),
+        };
+        self.rules.simulate(&simulation, n, each)
     }
 
     /// Runs an action once from the current table with the dice given (forced faces, or a
@@ -108,7 +117,7 @@ impl Campaign {
             Err(e) => return Err(e),
         };
         let dialect = houserule_core::dice::Dialect::of_settings(&self.table.settings);
-        let lines = chance::lines(&reply.result, dialect).map_err(ActError::Rejected)?;
+        let lines = chance::lines(&reply.result, dialect).map_err(|e| ActError::Rejected(e.to_string()))?;
         Ok(FormOdds { lines, refused: None })
     }
 }

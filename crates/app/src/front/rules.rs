@@ -19,7 +19,7 @@ fn reload_report(e: ReloadError) -> ErrorReport {
 
 pub(super) fn manifest(app: &App, _: &Caller, _: Nothing) -> Result<Manifest, ErrorReport> {
     let rules = app.now()?.rules.clone();
-    Ok(houserule_core::quote::filled(&rules.manifest, &rules.info.quotes))
+    Ok(rules.manifest.filled(&rules.info.quotes))
 }
 
 pub(super) fn house_rules(app: &App, _: &Caller, _: Nothing) -> Result<HouseRulesState, ErrorReport> {

@@ -23,7 +23,10 @@ use houserule_core::{Limits, Role};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
-use crate::lab::{MAX_TURNS, UNFINISHED};
+/// Most turns one run may take before it is cut off as unfinished.
+pub const MAX_TURNS: u64 = 200;
+/// The outcome key that says whether a run was cut off at [`MAX_TURNS`].
+pub const UNFINISHED: &str = "unfinished";
 
 /// Calls a lab function of the rules as the GM, with no dice; returns what it returned.
 fn ask(

@@ -20,7 +20,8 @@ pub mod os;
 pub mod protocol;
 pub mod worker;
 
-pub use protocol::{Probe, TableId};
+pub use lab::{MAX_TURNS, UNFINISHED};
+pub use protocol::{Probe, Simulation, TableId};
 pub use worker::{run_if_requested, WORKER_ARG};
 
 use houserule_core::Limits;

@@ -60,22 +60,25 @@ pub enum Request {
     },
     /// Run an action `runs` times from one table, run `i` with dice from `seed` at counter
     /// `(first + i) · stride`; results come back in batches.
-    Simulate {
-        table: Box<Table>,
-        role: Role,
-        action: String,
-        params: serde_json::Map<String, Value>,
-        calls: Vec<Call>,
-        seed: [u8; 32],
-        first: u64,
-        runs: u64,
-    },
+    Simulate { simulation: Box<Simulation>, first: u64, runs: u64 },
     /// Play `runs` whole scenes from one table by the ruleset's lab policy (see
     /// [`super::lab`]), run `i` with dice from `seed` at counter `(first + i) · stride`;
     /// each run's outcome comes back in batches, as `Simulated`.
     Lab { table: Box<Table>, seed: [u8; 32], first: u64, runs: u64 },
     /// Report what the operating system enforces, by trying what it must refuse.
     Probe,
+}
+
+/// One action to play many times from one table, committing nothing: who takes it, its checked
+/// parameters and the calls they make, and the seed every run's dice come from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Simulation {
+    pub table: Table,
+    pub role: Role,
+    pub action: String,
+    pub params: serde_json::Map<String, Value>,
+    pub calls: Vec<Call>,
+    pub seed: [u8; 32],
 }
 
 /// Why a call into the scripts failed, as it crosses back.

@@ -10,12 +10,12 @@
 
 use super::os;
 use super::protocol::{
-    read_frame, write_frame, Base, Failure, FrameError, Probe, Reply, Request, TableId, MAX_REQUEST,
+    read_frame, write_frame, Base, Failure, FrameError, Probe, Reply, Request, Simulation, TableId, MAX_REQUEST,
 };
 use houserule_core::action::{self, ActError, Call};
+use houserule_core::engine::Stop;
 use houserule_core::manifest::Manifest;
 use houserule_core::plugin::Plugin;
-use houserule_core::sandbox::Stop;
 use houserule_core::script_error::{ScriptError, ScriptErrorKind};
 use houserule_core::table::Table;
 use houserule_core::tx::{DiceSupply, Tx};
@@ -147,9 +147,7 @@ fn answer(wall: os::Wall) -> i32 {
             Request::Stage { base, role, action, calls, dice } => {
                 write_frame(&mut output, &state.stage(base, role, action, &calls, dice))
             }
-            Request::Simulate { table, role, action, params, calls, seed, first, runs } => {
-                state.simulate(&mut output, &table, &role, &action, &params, &calls, seed, first, runs)
-            }
+            Request::Simulate { simulation, first, runs } => state.simulate(&mut output, &simulation, first, runs),
             Request::Lab { table, seed, first, runs } => state.lab(&mut output, &table, seed, first, runs),
             Request::Probe => write_frame(&mut output, &Reply::Probed(probe(wall.clone()))),
         };
@@ -220,39 +218,20 @@ impl State {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn simulate(
-        &mut self,
-        output: &mut impl Write,
-        table: &Table,
-        role: &Role,
-        action: &str,
-        params: &Map<String, Value>,
-        calls: &[Call],
-        seed: [u8; 32],
-        first: u64,
-        runs: u64,
-    ) -> std::io::Result<()> {
+    fn simulate(&mut self, output: &mut impl Write, s: &Simulation, first: u64, runs: u64) -> std::io::Result<()> {
         let (Some(plugin), Some(manifest)) = (self.plugin.as_ref(), self.manifest()) else {
             return write_frame(output, &Reply::Failed(Failure::Other("no rules are loaded".into())));
         };
         let mut batch = Vec::new();
         let mut sent = Instant::now();
         for i in 0..runs {
-            let start = action::simulation_table(table, first + i);
-            let run = action::begin(
-                &manifest,
-                &start,
-                role,
-                action,
-                params,
-                DiceSupply::Seeded { seed, entropy: None },
-                &self.limits,
-            )
-            .and_then(|tx| {
-                arm(&self.limits);
-                in_time(action::run(plugin, tx, calls))
-            });
+            let start = action::simulation_table(&s.table, first + i);
+            let dice = DiceSupply::Seeded { seed: s.seed, entropy: None };
+            let run =
+                action::begin(&manifest, &start, &s.role, &s.action, &s.params, dice, &self.limits).and_then(|tx| {
+                    arm(&self.limits);
+                    in_time(action::run(plugin, tx, &s.calls))
+                });
             match run {
                 Ok(staged) => batch.push(staged.result),
                 Err(e) => return write_frame(output, &failure(e)),

@@ -6,9 +6,9 @@
 //! The rulesets come from the repository's plugins folder (those with a lab policy), so a new
 //! ruleset's policy is held to this without anyone listing it here.
 
-use crate::odds_truth::{bundled, scenario_campaign};
+use crate::odds_truth::scenario_campaign;
 use crate::random_play::{random_action, Dice, PLAYERS};
-use crate::support::{campaign, init, plugin};
+use crate::support::{bundled, campaign, init, plugin};
 use houserule_app::folders;
 use houserule_app::lab::{LabSide, MAX_TURNS, UNFINISHED};
 use houserule_app::request::ActRequest;

@@ -9,9 +9,8 @@
 //! rulesets are read from the repository's plugins folder, so a new ruleset or a new odds
 //! function is checked without anyone listing it here.
 
-use crate::support::{init, params, plugin};
+use crate::support::{bundled, init, params, plugin};
 use houserule_app::campaign::{Campaign, NewCampaign};
-use houserule_app::catalog::{self, Catalog, Origin};
 use houserule_app::folders;
 use houserule_app::request::ActRequest;
 use houserule_app::Rules;
@@ -23,7 +22,6 @@ use houserule_core::scenario::Scenario;
 use houserule_core::tx::DiceSupply;
 use houserule_core::{Limits, Role};
 use serde_json::{json, Map, Value};
-use std::path::PathBuf;
 
 /// Most dice combinations played one by one; a form with more is sampled.
 const ENUMERATE_AT_MOST: u64 = 1_296;
@@ -149,21 +147,6 @@ pub fn check_form(c: &Campaign, role: &Role, action: &str, p: &Map<String, Value
         }
     }
     Ok(true)
-}
-
-/// The bundled rulesets with their folders and sources, from the repository's plugins folder.
-pub fn bundled() -> Vec<(String, PathBuf, PluginSource)> {
-    let plugins = catalog::find_repo_plugins(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("plugins/");
-    let found = Catalog::scan(&[plugins], vec![], &Limits::default());
-    assert!(found.rulesets.len() >= 6, "the bundled rulesets are found: {:?}", found.skipped);
-    found
-        .rulesets
-        .into_iter()
-        .filter_map(|r| match r.origin {
-            Origin::Folder(dir) => Some((r.id, dir, r.source)),
-            _ => None,
-        })
-        .collect()
 }
 
 /// A campaign as a scenario file starts it (its settings, seed and house rules).

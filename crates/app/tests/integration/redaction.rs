@@ -10,7 +10,7 @@
 //! whatever field it hides in.
 
 use crate::random_play::{entropy, random_action, Dice, PLAYERS};
-use crate::support::init;
+use crate::support::{bundled, init};
 use houserule_app::calls::{Call, Caller};
 use houserule_app::catalog;
 use houserule_app::front::App;
@@ -328,7 +328,8 @@ fn no_player_receives_what_the_rules_keep_from_them() {
     init();
     let dir = tempfile::tempdir().unwrap();
     let mut failures = vec![];
-    for ruleset in ["generic", "fumbles", "rfi-freelancers", "fudge-firefight", "savage-worlds", "stones"] {
+    for (ruleset, _, _) in bundled() {
+        let ruleset = ruleset.as_str();
         for seed in 1..=6 {
             failures.extend(play(ruleset, seed, 40, dir.path()));
         }

@@ -128,3 +128,19 @@ pub fn create_in(app: &houserule_app::front::App, file: &std::path::Path, rulese
 pub fn verified(c: &Campaign) -> houserule_app::verify::VerifyReport {
     houserule_app::verify::verify(c.store(), &houserule_app::verify::own_seeds(c.store()))
 }
+
+/// The bundled rulesets with their folders and sources, from the repository's plugins folder.
+pub fn bundled() -> Vec<(String, std::path::PathBuf, PluginSource)> {
+    let plugins =
+        houserule_app::catalog::find_repo_plugins(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("plugins/");
+    let found = houserule_app::catalog::Catalog::scan(&[plugins], vec![], &houserule_core::Limits::default());
+    assert!(found.rulesets.len() >= 6, "the bundled rulesets are found: {:?}", found.skipped);
+    found
+        .rulesets
+        .into_iter()
+        .filter_map(|r| match r.location {
+            houserule_app::catalog::Location::Folder(dir) => Some((r.id, dir, r.source)),
+            _ => None,
+        })
+        .collect()
+}

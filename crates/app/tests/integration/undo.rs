@@ -4,7 +4,7 @@
 //! log voided, and the file verifies. Corrections set one value through the engine's checks.
 
 use crate::random_play::{entropy, random_action, Dice, PLAYERS};
-use crate::support::init;
+use crate::support::{bundled, init};
 use houserule_app::catalog;
 use houserule_app::request::ActRequest;
 use houserule_app::undo::Correction;
@@ -100,7 +100,8 @@ fn check(ruleset: &str, seed: u64) -> Result<(), String> {
 fn undo_restores_the_table_exactly_on_every_ruleset() {
     init();
     let mut failures = vec![];
-    for ruleset in ["generic", "fumbles", "rfi-freelancers", "fudge-firefight", "savage-worlds", "stones"] {
+    for (ruleset, _, _) in bundled() {
+        let ruleset = ruleset.as_str();
         for seed in 1..=4 {
             if let Err(e) = check(ruleset, seed) {
                 failures.push(e);

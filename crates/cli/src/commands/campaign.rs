@@ -18,9 +18,9 @@ pub fn rulesets(json: bool) -> Outcome {
         output::json(&catalog.rulesets);
     } else {
         for r in &catalog.rulesets {
-            let from = match &r.origin {
-                houserule_app::catalog::Origin::Folder(p) => p.display().to_string(),
-                houserule_app::catalog::Origin::BuiltIn => "built in".into(),
+            let from = match &r.location {
+                houserule_app::catalog::Location::Folder(p) => p.display().to_string(),
+                houserule_app::catalog::Location::BuiltIn => "built in".into(),
             };
             crate::say!("{:<18} {:<36} {:<8} {from}", r.id, r.name, r.version);
         }
@@ -107,13 +107,13 @@ pub fn act(json: bool, file: &Path, action: &str, who: &str, params: &[String], 
 /// A campaign file opened once: the GM's file, or a player's copy (which shows only its
 /// player's view, to that player or the GM).
 enum Opened {
-    Campaign(Campaign),
-    Copy(houserule_app::share::SharedCopy),
+    Campaign(Box<Campaign>),
+    Copy(Box<houserule_app::share::SharedCopy>),
 }
 
 fn open_for(file: &Path, who: &str) -> Result<Opened, Failure> {
     match Campaign::open(file) {
-        Ok(c) => Ok(Opened::Campaign(c)),
+        Ok(c) => Ok(Opened::Campaign(Box::new(c))),
         Err(CampaignError::PlayerCopy { for_role }) => {
             let asked = role(who)?;
             if asked != Role::Gm && asked.to_string() != for_role {
@@ -123,7 +123,7 @@ fn open_for(file: &Path, who: &str) -> Result<Opened, Failure> {
                 ));
             }
             houserule_app::share::SharedCopy::open(file)
-                .map(Opened::Copy)
+                .map(|copy| Opened::Copy(Box::new(copy)))
                 .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))
         }
         Err(e) => Err(e.into()),

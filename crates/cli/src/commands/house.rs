@@ -3,7 +3,7 @@
 use super::Outcome;
 use crate::output::{self, Failure, HouseRuleFile, HouseRulesListing, Reloaded};
 use crate::rulesets;
-use houserule_app::catalog::Origin;
+use houserule_app::catalog::Location;
 use houserule_app::folders;
 use houserule_app::reload::ReloadError;
 use houserule_app::session::{diagnostics, RuleFolders, Session, SessionEvent};
@@ -184,9 +184,9 @@ pub fn watch(
         None
     } else {
         ruleset_dir.or_else(|| {
-            rulesets::catalog().get(&id).and_then(|r| match &r.origin {
-                Origin::Folder(p) => Some(p.clone()),
-                Origin::BuiltIn => None,
+            rulesets::catalog().get(&id).and_then(|r| match &r.location {
+                Location::Folder(p) => Some(p.clone()),
+                Location::BuiltIn => None,
             })
         })
     };
@@ -235,7 +235,7 @@ pub fn watch(
 }
 
 pub fn definitions(json: bool, dir: &Path) -> Outcome {
-    let files = houserule_core::host::write_definitions(dir)
+    let files = houserule_core::script_api::write_definitions(dir)
         .map_err(|e| Failure::new(ErrorCode::Io, format!("{}: {e}", dir.display())))?;
     if json {
         output::json(&files);

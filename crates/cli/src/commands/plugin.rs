@@ -108,7 +108,7 @@ pub fn schemas(dir: &Path) -> Outcome {
 }
 
 pub fn api_reference(file: &Path) -> Outcome {
-    std::fs::write(file, houserule_core::host::reference::markdown())
+    std::fs::write(file, houserule_core::script_api::reference::markdown())
         .map_err(|e| Failure::new(ErrorCode::Io, format!("{}: {e}", file.display())))?;
     Ok(true)
 }

@@ -8,21 +8,32 @@ use houserule_app::scenario::Runner;
 use houserule_core::scenario::Scenario;
 use houserule_core::{ErrorCode, Limits, PluginSource};
 use indexmap::IndexMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const MAX_TIMES: u64 = 1_000_000;
 
-#[allow(clippy::too_many_arguments)]
-pub fn simulate(
-    json: bool,
-    dir: &Path,
-    action: &str,
-    setup: Option<&Path>,
-    who: &str,
-    params: &[String],
+/// What `houserule simulate` is asked.
+#[derive(clap::Args)]
+pub struct SimulateArgs {
+    /// The plugin folder.
+    dir: PathBuf,
+    action: String,
+    /// A scenario file whose actions set up the table first.
+    #[arg(long)]
+    setup: Option<PathBuf>,
+    #[arg(long = "as", default_value = "gm", value_name = "gm|player:NAME")]
+    role: String,
+    #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    #[arg(long, default_value_t = 10_000)]
     times: u64,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
-) -> Outcome {
+}
+
+pub fn simulate(json: bool, args: &SimulateArgs) -> Outcome {
+    let SimulateArgs { dir, action, setup, role: who, params, times, seed } = args;
+    let (dir, times, seed) = (dir.as_path(), *times, *seed);
     let (limits, source) = plugin_for_runs(dir, times, MAX_TIMES)?;
     let setup = match setup {
         Some(p) => read_setup(p, dir, &limits)?,

@@ -44,6 +44,15 @@ impl SeededStream {
     }
 }
 
+/// Why a text is not entropy.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntropyError {
+    #[error("entropy must be 64 hex digits, not '{0:.80}'")]
+    NotHex(String),
+    #[error("entropy must be 32 bytes (64 hex digits), not {0}")]
+    WrongLength(usize),
+}
+
 /// 32 random bytes the acting side supplies at the moment it acts (a player's browser, or the
 /// operating system of the machine the GM acts on), recorded with every roll they go into.
 /// Written as 64 hex digits.
@@ -52,12 +61,10 @@ pub struct Entropy(pub [u8; 32]);
 
 impl Entropy {
     /// Reads 64 hex digits.
-    pub fn parse(text: &str) -> Result<Entropy, String> {
+    pub fn parse(text: &str) -> Result<Entropy, EntropyError> {
         let text = text.trim();
-        let bytes = hex::decode(text).map_err(|_| format!("entropy must be 64 hex digits, not '{text:.80}'"))?;
-        let bytes: [u8; 32] = bytes
-            .try_into()
-            .map_err(|b: Vec<u8>| format!("entropy must be 32 bytes (64 hex digits), not {}", b.len()))?;
+        let bytes = hex::decode(text).map_err(|_| EntropyError::NotHex(text.to_string()))?;
+        let bytes: [u8; 32] = bytes.try_into().map_err(|b: Vec<u8>| EntropyError::WrongLength(b.len()))?;
         Ok(Entropy(bytes))
     }
 

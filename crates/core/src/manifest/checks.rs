@@ -54,8 +54,8 @@ fn identity(m: &Manifest) -> Result<(), Refusal> {
 
 /// Every text that quotes a rule function has whole braces.
 fn quotes(m: &Manifest) -> Result<(), Refusal> {
-    for (field, text) in crate::quote::texts(m) {
-        crate::quote::names(text).map_err(|message| (field, message))?;
+    for (field, text) in m.quoting_texts() {
+        crate::quote::names(text).map_err(|e| (field, e.to_string()))?;
     }
     Ok(())
 }

@@ -7,9 +7,9 @@
 use super::calls::{call_sites, CallSite, Form};
 use super::report::{self, HouseDef};
 use super::{missing_function, wrap, HouseRule, PluginError, PluginSource, Problem, RulesInfo, MAX_FILES};
-use crate::host;
+use crate::engine::{self, import_file, Limits};
 use crate::manifest::{Manifest, ManifestError};
-use crate::sandbox::{self, import_file, Limits};
+use crate::script_api;
 use crate::script_error::{FnFiles, ScriptError, ScriptErrorKind};
 use rhai::{ASTNode, Engine, Expr, Position, Stmt, AST};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -187,7 +187,7 @@ struct Definitions {
 impl Definitions {
     fn new(engine: &Engine) -> Definitions {
         Definitions {
-            host_methods: host::method_names(engine),
+            host_methods: script_api::method_names(engine),
             fn_files: FnFiles::new(),
             places: HashMap::new(),
             ruleset_fns: HashMap::new(),
@@ -240,7 +240,7 @@ impl Definitions {
     ) {
         let wraps = wrap::house_wraps(name, found, &self.ruleset_fns, problems);
         if !wraps.renames.is_empty() {
-            match sandbox::compile_renamed(engine, text, &wraps.renames) {
+            match engine::compile_renamed(engine, text, &wraps.renames) {
                 Ok(renamed) => {
                     *ast = renamed;
                     ast.set_source(name.to_string());

@@ -26,9 +26,9 @@ pub use source::{
     MAX_FILES, MAX_NAME,
 };
 
-use crate::host::{self, Handle};
+use crate::engine::{self, Limits, Stop};
 use crate::manifest::{Manifest, ManifestError};
-use crate::sandbox::{self, Limits, Stop};
+use crate::script_api::{self, Handle};
 use crate::script_error::ScriptErrorKind;
 use crate::script_error::{FnFiles, ScriptError};
 use crate::tx::Tx;
@@ -89,8 +89,8 @@ impl Plugin {
         for h in house_rules {
             files.entry(h.name.clone()).or_insert_with(|| h.source.clone());
         }
-        let mut engine = sandbox::engine(limits, Arc::new(files), stop);
-        host::register(&mut engine);
+        let mut engine = engine::engine(limits, Arc::new(files), stop);
+        script_api::register(&mut engine);
         let checked = check::compile(&engine, &manifest, source, house_rules, limits)?;
         let mut plugin = Plugin {
             manifest: Arc::new(manifest),
@@ -114,7 +114,8 @@ impl Plugin {
             let value: Result<Dynamic, Box<EvalAltResult>> =
                 self.engine.call_fn_with_options(options, &mut Scope::new(), &self.ast, &name, ());
             let shown = match value {
-                Ok(v) => host::to_json(v, &self.limits.caps, "a quoted value").and_then(|j| crate::quote::show(&j)),
+                Ok(v) => script_api::to_json(v, &self.limits.caps, "a quoted value")
+                    .and_then(|j| crate::quote::show(&j).map_err(|e| e.to_string())),
                 Err(e) => {
                     let file = self.fn_files.get(&name).cloned().unwrap_or_else(|| self.manifest.entry.clone());
                     return Err(PluginError(vec![Problem::Script(ScriptError::from_eval(&e, &self.fn_files, &file))]));
@@ -142,7 +143,7 @@ impl Plugin {
     /// Runs `calls` in order, each `fn(t, args…)`, stopping at the first failure. The last
     /// call's return value is the result.
     pub fn call(&self, tx: Tx, calls: Vec<(String, Vec<Dynamic>)>) -> CallOutcome {
-        sandbox::take_log();
+        engine::take_log();
         let handle = Handle::new(tx, self.manifest.hooks.clone());
         let mut result = Ok(serde_json::Value::Null);
         for (function, args) in calls {
@@ -153,7 +154,7 @@ impl Plugin {
             let r: Result<Dynamic, Box<EvalAltResult>> =
                 self.engine.call_fn_with_options(options, &mut scope, &self.ast, &function, all);
             match r {
-                Ok(value) => match host::to_json(value, &self.limits.caps, "what the function returned") {
+                Ok(value) => match script_api::to_json(value, &self.limits.caps, "what the function returned") {
                     Ok(json) => result = Ok(json),
                     Err(message) => {
                         let (file, pos) = self
@@ -190,7 +191,7 @@ impl Plugin {
                 }
             }
         }
-        CallOutcome { tx: handle.into_tx(), result, log: sandbox::take_log() }
+        CallOutcome { tx: handle.into_tx(), result, log: engine::take_log() }
     }
 }
 

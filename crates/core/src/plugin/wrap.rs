@@ -4,7 +4,7 @@
 //! the one it replaced as `original(…)`, with the same number of arguments. The ruleset's
 //! function stays in the rules under a reserved name (`original__NAME`), and each such call is
 //! renamed to it while the house rule compiles (by place, in the tokenizer: see
-//! [`crate::sandbox::compile_renamed`]). Since the original is the ruleset's current function,
+//! [`crate::engine::compile_renamed`]). Since the original is the ruleset's current function,
 //! a house rule that wraps follows every later change to the ruleset.
 //!
 //! Guarantees, each refused at load with the file, line and column:
@@ -23,7 +23,7 @@ use super::calls::{CallSite, Form};
 use super::check::problem;
 use super::report::nearest;
 use super::Problem;
-use crate::sandbox::Rename;
+use crate::engine::Rename;
 use crate::script_error::ScriptErrorKind;
 use rhai::{Module, Position, AST};
 use std::collections::{BTreeSet, HashMap};

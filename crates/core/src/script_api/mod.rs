@@ -120,7 +120,7 @@ pub fn register(engine: &mut Engine) {
 /// Writes Rhai definition files (`*.d.rhai`) for the whole host API and the standard library
 /// into `dir`, for editors' completion and signatures. Returns the files written.
 pub fn write_definitions(dir: &std::path::Path) -> std::io::Result<Vec<String>> {
-    let mut engine = crate::sandbox::engine(&Default::default(), Default::default(), crate::sandbox::never_stop());
+    let mut engine = crate::engine::engine(&Default::default(), Default::default(), crate::engine::never_stop());
     register(&mut engine);
     let defs = engine.definitions().include_standard_packages(true);
     defs.write_to_dir(dir)?;
@@ -174,7 +174,7 @@ mod tests {
 
     #[test]
     fn every_host_method_can_be_called_from_a_script() {
-        let mut engine = crate::sandbox::engine(&Default::default(), Default::default(), crate::sandbox::never_stop());
+        let mut engine = crate::engine::engine(&Default::default(), Default::default(), crate::engine::never_stop());
         register(&mut engine);
         let names = method_names(&engine);
         assert!(names.len() > 40, "the host API is registered");
