@@ -106,10 +106,11 @@ fn a_rewritten_chain_with_a_changed_roll_fails_the_dice_check() {
         if row.seq == 4 {
             for item in items.iter_mut() {
                 if let Some(houserule_core::event::Body::Roll { roll }) = &mut item.body {
+                    // Every die to another face: a roll of three sixes must change too.
                     for d in roll.terms[0].dice.iter_mut() {
-                        d.face = 6;
+                        d.face = if d.face == 6 { 5 } else { 6 };
                     }
-                    roll.total = 18;
+                    roll.total = roll.terms[0].dice.iter().map(|d| d.face).sum();
                 }
             }
         }
