@@ -185,10 +185,11 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     for (const t of ["Fireball", "Magic!", "Levitate"]) await attack.getByLabel(t, { exact: true }).check();
     for (const t of ["Barrier", "Staff"]) await roll.getByRole("group", { name: "Defense" }).getByLabel(t, { exact: true }).check();
     assert.equal(await attack.getByLabel("Sword").count(), 0, "only Gandolf's own traits are offered");
-    // Before anything is rolled the form says the chance of each side: 3d6 and 2d6 at 4+.
+    // Before anything is rolled the form says the chance of what the rules decide: 3d6 at 4+
+    // must beat Toughness 2 (three successes) to lower the CR, 2d6 must beat Smash 1 (two) to hold.
     const odds = roll.getByRole("status", { name: "Chance of success" });
-    await until("the form shows its odds", async () => /87\.5%[\s\S]*75\.0%/.test((await odds.count()) ? await odds.innerText() : ""));
-    assert.match(await odds.innerText(), /attack: 3d6, at least one 4\+/, "each line says what it is the chance of");
+    await until("the form shows its odds", async () => /12\.5%[\s\S]*25\.0%/.test((await odds.count()) ? await odds.innerText() : ""));
+    assert.match(await odds.innerText(), /attack, 3d6 against Toughness 2: lowers the CR of Goblins/, "each line says what it is the chance of");
     await odds.evaluate((box) => {
       // The form's lower half, odds and button, in its own scrolling panel (not the page).
       const panel = box.closest(".col-actions");
