@@ -19,6 +19,7 @@ pub mod error;
 pub mod event;
 pub mod house;
 pub mod manifest;
+pub mod names;
 pub mod params;
 pub mod plugin;
 pub mod pool;

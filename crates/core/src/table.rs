@@ -133,8 +133,9 @@ pub enum TableError {
     EntityExists(String),
     #[error("there is no pool '{0}'")]
     NoPool(String),
-    #[error("'{entity}' has no trait \"{name}\"")]
-    NoTrait { entity: String, name: String },
+    /// `near`: the names of its traits nearest the one asked for (only those the asker may see).
+    #[error("'{entity}' has no trait \"{name}\"{}", crate::names::did_you_mean(.near))]
+    NoTrait { entity: String, name: String, near: Vec<String> },
     #[error("{0}")]
     Pool(#[from] crate::pool::PoolError),
 }
@@ -268,11 +269,11 @@ impl Table {
             }
             Change::RemoveTrait { entity, name } => {
                 let e = self.entity_mut(entity)?;
-                let i = e
-                    .traits
-                    .iter()
-                    .position(|t| &t.name == name)
-                    .ok_or_else(|| TableError::NoTrait { entity: entity.clone(), name: name.clone() })?;
+                let i = e.traits.iter().position(|t| &t.name == name).ok_or_else(|| TableError::NoTrait {
+                    entity: entity.clone(),
+                    name: name.clone(),
+                    near: vec![],
+                })?;
                 e.traits.remove(i);
             }
             Change::Pool { pool, after, .. } => {

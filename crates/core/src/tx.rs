@@ -470,8 +470,13 @@ impl Tx {
 
     pub fn find_trait(&self, id: &str, name: &str) -> Result<&Trait, TxError> {
         let e = self.entity(id)?;
-        traits::find(&e.traits, name)
-            .ok_or_else(|| TableError::NoTrait { entity: e.name.clone(), name: name.to_string() }.into())
+        traits::find(&e.traits, name).ok_or_else(|| {
+            // Only the traits the one acting may see are suggested: a refusal is shown to them.
+            let seen = e.traits.iter().filter(|t| self.role.sees(t.visibility, e.owner.as_deref()));
+            let near = crate::names::nearest(name, seen.map(|t| t.name.as_str()));
+            let near = near.into_iter().map(String::from).collect();
+            TableError::NoTrait { entity: e.name.clone(), name: name.to_string(), near }.into()
+        })
     }
 
     pub fn add_trait(&mut self, id: &str, t: Trait) -> Result<(), TxError> {

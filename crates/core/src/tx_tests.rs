@@ -105,3 +105,18 @@ fn seeded_rolls_advance_the_counter() {
     assert!(f.roll("1d6", RollOptions::default()).is_err());
     assert!(f.dice_error.is_some());
 }
+
+#[test]
+fn a_missing_trait_names_only_the_near_ones_the_actor_may_see() {
+    let mut t = tx(DiceSupply::Forced(Forced::new([])));
+    t.create("character", "Frody", NewEntity { owner: Some("ann".into()), ..Default::default() }).unwrap();
+    t.add_trait("frody", Trait::named("Notice")).unwrap();
+    t.add_trait("frody", Trait { visibility: Visibility::Gm, ..Trait::named("Nightmare") }).unwrap();
+    let e = t.find_trait("frody", "notise").unwrap_err().to_string();
+    assert!(e.ends_with("; did you mean Notice?"), "{e}");
+    assert!(t.find_trait("frody", "Nightmore").unwrap_err().to_string().contains("did you mean Nightmare?"));
+    // Ann may not see the GM's trait: her refusal never names it.
+    t.role = Role::Player("ann".into());
+    let e = t.find_trait("frody", "Nightmore").unwrap_err().to_string();
+    assert!(!e.contains("Nightmare") && !e.contains("did you mean"), "{e}");
+}

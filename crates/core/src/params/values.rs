@@ -189,11 +189,11 @@ fn dice_expr(_: &ParamSpec, value: &Value, cx: &Ctx, path: &str) -> Result<Value
 
 fn entity(spec: &ParamSpec, value: &Value, cx: &Ctx, path: &str) -> Result<Value, ParamError> {
     let s = as_text(value).ok_or_else(|| err(path, format!("expected an entity, got {value}")))?;
-    let e = cx
-        .table
-        .resolve(&s)
-        .filter(|e| cx.role.sees(e.visibility, e.owner.as_deref()))
-        .ok_or_else(|| err(path, format!("there is no \"{s}\" on the table")))?;
+    let e = cx.table.resolve(&s).filter(|e| cx.role.sees(e.visibility, e.owner.as_deref())).ok_or_else(|| {
+        let seen = cx.table.entities.values().filter(|e| cx.role.sees(e.visibility, e.owner.as_deref()));
+        let near = crate::names::did_you_mean(&crate::names::nearest(&s, seen.map(|e| e.name.as_str())));
+        err(path, format!("there is no \"{s}\" on the table{near}"))
+    })?;
     if let Some(kind) = spec.kind.as_ref().filter(|k| **k != e.kind) {
         return Err(err(path, format!("\"{}\" is a {}, not a {kind}", e.name, e.kind)));
     }
@@ -215,7 +215,13 @@ fn trait_name(spec: &ParamSpec, value: &Value, cx: &Ctx, path: &str) -> Result<V
         .filter(|t| cx.role.sees(e.visibility.stricter(t.visibility), e.owner.as_deref()))
         .ok_or_else(|| {
             let which = spec.category.as_deref().map(|c| format!(" among its {c} traits")).unwrap_or_default();
-            err(path, format!("{} has no trait \"{s}\"{which}", e.name))
+            // Suggested: only the traits this parameter could name that the one acting may see.
+            let could = e.traits.iter().filter(|t| {
+                spec.category.as_ref().is_none_or(|c| t.category.as_deref() == Some(c.as_str()))
+                    && cx.role.sees(e.visibility.stricter(t.visibility), e.owner.as_deref())
+            });
+            let near = crate::names::did_you_mean(&crate::names::nearest(&s, could.map(|t| t.name.as_str())));
+            err(path, format!("{} has no trait \"{s}\"{which}{near}", e.name))
         })?;
     Ok(Value::String(t.name.clone()))
 }

@@ -398,6 +398,21 @@ pub(super) fn register(engine: &mut Engine) {
             h.with(|tx| tx.find_trait(id, name).map(trait_map))
         }
     );
+    reg!(
+        engine,
+        "nearest_traits",
+        &["t: Table", "id: String", "name: String", "Array"],
+        "The names of an entity's traits nearest a name typed by hand, nearest first, for \"did you mean …?\" \
+         (only traits the one acting may see; empty when none is near or the entity has that trait).",
+        |h: &mut Handle, id: &str, name: &str| -> Fallible<Array> {
+            h.with(|tx| {
+                let e = tx.entity(id)?;
+                let seen = e.traits.iter().filter(|t| tx.role.sees(t.visibility, e.owner.as_deref()));
+                let near = crate::names::nearest(name, seen.map(|t| t.name.as_str()));
+                Ok(near.into_iter().map(|n| Dynamic::from(n.to_string())).collect())
+            })
+        }
+    );
     reg!(engine, "traits", &["t: Table", "id: String", "Array"], "All traits of an entity.", |h: &mut Handle,
                                                                                               id: &str|
      -> Fallible<Array> {

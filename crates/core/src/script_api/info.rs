@@ -2,7 +2,7 @@
 
 use super::{reg, to_dynamic, visibility, Fallible, Handle};
 use crate::visibility::{Role, Visibility};
-use rhai::{Dynamic, Engine, Map, NativeCallContext, INT};
+use rhai::{Array, Dynamic, Engine, Map, NativeCallContext, INT};
 
 pub(super) fn register(engine: &mut Engine) {
     reg!(engine, "actor", &["t: Table", "String"], "Who is acting: \"gm\" or \"player:NAME\".", |h: &mut Handle| h
@@ -29,6 +29,18 @@ pub(super) fn register(engine: &mut Engine) {
         &["t: Table", "key: String", "?"],
         "The value of a ruleset setting; unknown keys are an error.",
         |h: &mut Handle, key: &str| -> Fallible<Dynamic> { h.with(|tx| tx.setting(key)).map(|v| to_dynamic(&v)) }
+    );
+    reg!(
+        engine,
+        "nearest",
+        &["t: Table", "name: String", "names: Array", "Array"],
+        "The names among `names` nearest a name typed by hand, nearest first, for \"did you mean …?\" \
+         (at most 3; empty when none is near or the name is one of them, ignoring case).",
+        |_h: &mut Handle, name: &str, names: Array| -> Array {
+            let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+            let near = crate::names::nearest(name, names.iter().map(String::as_str));
+            near.into_iter().map(|n| Dynamic::from(n.to_string())).collect()
+        }
     );
     reg!(engine, "settings", &["t: Table", "Map"], "All settings in force.", |h: &mut Handle| -> Map {
         h.read(|tx| tx.table.settings.iter().map(|(k, v)| (k.as_str().into(), to_dynamic(v))).collect())
