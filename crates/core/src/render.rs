@@ -78,6 +78,26 @@ pub fn change(c: &Change) -> String {
         Change::Rules { sources } => format!("rules in force: {} file(s) by digest", sources.len()),
         Change::TypedDice { player, allowed: true } => format!("{player} may type in their own dice"),
         Change::TypedDice { player, allowed: false } => format!("{player} rolls with the table's dice"),
+        Change::Encounter { active: true, round } => format!("encounter: round {round}"),
+        Change::Encounter { active: false, .. } => "the encounter ends".to_string(),
+        Change::Seat { entity, seat: None } => format!("{entity} leaves the turn order"),
+        Change::Seat { entity, seat: Some(s) } => {
+            let mut state = Vec::new();
+            if !s.key.is_empty() {
+                let key: Vec<String> = s.key.iter().map(i64::to_string).collect();
+                state.push(format!("initiative {}", key.join("/")));
+            }
+            if s.acted {
+                state.push("has acted".to_string());
+            }
+            if s.held {
+                state.push("holds".to_string());
+            }
+            let state = if state.is_empty() { String::new() } else { format!(" ({})", state.join(", ")) };
+            format!("{entity} in the turn order{state}")
+        }
+        Change::Turn { entity: Some(e) } => format!("{e}'s turn"),
+        Change::Turn { entity: None } => "no one's turn".to_string(),
     }
 }
 
