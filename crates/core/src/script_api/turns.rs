@@ -174,6 +174,23 @@ fn register_passing(engine: &mut Engine) {
     );
     reg!(
         engine,
+        "new_round",
+        &["t: Table", "()"],
+        "Ends the round of the encounter now: the current turn ends (calls turn_end), nobody has acted, the round counter advances (calls round_end), and the first participant in order who does not hold takes the turn (calls turn_start).",
+        |ctx: NativeCallContext, h: &mut Handle| -> Fallible<()> {
+            if let Some(id) = h.with(|tx| tx.finish_turn(true))? {
+                fire(&ctx, h, h.hooks.turn_end.clone(), id.into())?;
+            }
+            let round = h.with(|tx| tx.next_round())? as INT;
+            fire(&ctx, h, h.hooks.round_end.clone(), round.into())?;
+            if h.read(|tx| tx.table.turns.current.is_some()) {
+                return Ok(());
+            }
+            start_next(&ctx, h)
+        }
+    );
+    reg!(
+        engine,
         "hold_turn",
         &["t: Table", "id: String", "()"],
         "A participant who has not acted this round holds their turn, to act later with t.act_now. On their own turn, the turn passes on as with t.advance_turn.",
