@@ -193,6 +193,34 @@ pub fn entry_lines(e: &LogEntry) -> Vec<String> {
 /// A view as lines of text (none holds a line break of its own): pools, variables, then each entity with its fields, pools and traits.
 /// With the ruleset's `manifest`, as the table shows it: labels for what it declares, and neither
 /// its bookkeeping nor empty values.
+/// The turn order as the viewer sees it, on one line, while an encounter runs: whose turn it is
+/// first marked, who has acted or holds said; a participant the viewer may not see is not there.
+pub fn turn_line(v: &View) -> Option<String> {
+    let t = &v.turns;
+    if !t.active {
+        return None;
+    }
+    let name = |id: &str| v.entities.get(id).map(|e| e.name.clone()).unwrap_or_else(|| id.to_string());
+    let seats: Vec<String> = t
+        .order
+        .iter()
+        .map(|s| {
+            let mark = if t.current.as_deref() == Some(s.id.as_str()) { "▶ " } else { "" };
+            let state = match (s.acted, s.held) {
+                (true, _) => " (acted)",
+                (false, true) => " (holds)",
+                _ => "",
+            };
+            format!("{mark}{}{state}", name(&s.id))
+        })
+        .collect();
+    let whose = match &t.current {
+        Some(id) => format!("{}'s turn", name(id)),
+        None => "no one's turn you can see".to_string(),
+    };
+    Some(format!("turn order, round {}: {whose} — {}", t.round, seats.join(", ")))
+}
+
 pub fn view_lines(v: &View, manifest: Option<&Manifest>) -> Vec<String> {
     let shown = |spec: Option<&FieldSpec>, val: &Value| !val.is_null() && !spec.is_some_and(|s| s.bookkeeping);
     let label =
@@ -213,6 +241,7 @@ pub fn view_lines(v: &View, manifest: Option<&Manifest>) -> Vec<String> {
     if !v.pools.is_empty() {
         out.push(format!("pools: {}", v.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · ")));
     }
+    out.extend(turn_line(v));
     for (k, val) in &v.vars {
         let spec = manifest.and_then(|m| m.vars.get(k));
         if manifest.is_none() || shown(spec, val) {

@@ -121,4 +121,8 @@ fn a_player_never_receives_a_hidden_npcs_place_in_the_order() {
     let gm = c.view(&Role::Gm);
     assert_eq!(gm.turns.current.as_deref(), Some("sniper_zyx"), "the GM sees whose turn it is");
     assert_eq!(gm.turns.order.len(), 3);
+    let line = houserule_core::render::turn_line(&view).unwrap();
+    assert_eq!(line, "turn order, round 1: no one's turn you can see — Dutch (acted), Mack (holds)");
+    let line = houserule_core::render::turn_line(&gm).unwrap();
+    assert!(line.starts_with("turn order, round 1: Sniper Zyx's turn — Dutch (acted), ▶ Sniper Zyx, Mack"), "{line}");
 }
