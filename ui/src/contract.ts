@@ -99,6 +99,8 @@ export type View = {
   vars: Record<string, unknown>;
   /** The players the GM lets type in their own dice over the network (public). */
   typed_dice?: string[];
+  /** The turn tracker, with only the participants the viewer may see. */
+  turns?: TurnsView;
 };
 
 /** A pool as one viewer sees it. */
@@ -143,6 +145,30 @@ export type Trait = {
 
 /** Whether a trait can be used. */
 export type TraitState = "active" | "sealed" | "spent";
+
+/** The turn tracker as one viewer sees it: a participant the viewer may not see is left out, and so is their turn while it lasts (`current` is then empty). */
+export type TurnsView = {
+  /** An encounter is running. */
+  active: boolean;
+  /** The round of the encounter (1 for the first), 0 outside one. */
+  round: number;
+  /** The participants the viewer may see, in turn order. */
+  order: SeatView[];
+  /** Whose turn it is, when the viewer may see them. */
+  current?: string | null;
+};
+
+/** One participant in the turn order, as a viewer sees it. */
+export type SeatView = {
+  /** The entity's id. */
+  id: string;
+  /** What the order sorts on, highest first. */
+  key: number[];
+  /** Has taken a turn this round. */
+  acted: boolean;
+  /** Holds their turn. */
+  held: boolean;
+};
 
 /** An action a viewer may take, as a form. */
 export type ActionForm = {
@@ -443,6 +469,17 @@ export type Change = {
   op: "typed_dice";
   player: string;
   allowed: boolean;
+} | {
+  op: "encounter";
+  active: boolean;
+  round: number;
+} | {
+  op: "seat";
+  entity: string;
+  seat?: Seat | null;
+} | {
+  op: "turn";
+  entity?: string | null;
 };
 
 /** One entity on the table. */
@@ -474,6 +511,16 @@ export type Pool = {
 
 /** A pool: NAME (a table pool) or ENTITY.NAME */
 export type PoolRef = string;
+
+/** One participant's place in the turn order. */
+export type Seat = {
+  /** What the order sorts on, highest first, compared element by element (an initiative total `[14]`, an action card `[13, 4]` for the King of spades). */
+  key?: number[];
+  /** Has taken a turn this round. */
+  acted?: boolean;
+  /** Holds (delays) their turn, to act later when they choose. */
+  held?: boolean;
+};
 
 /** A post as the log keeps it. */
 export type Post = {
@@ -856,8 +903,12 @@ export type Hooks = {
   before_action?: string | null;
   /** `fn(t, roll)` after every roll a script makes. */
   after_roll?: string | null;
-  /** `fn(t, round)` when a script ends a round with `t.end_round()`. */
+  /** `fn(t, round)` when a round ends: a script's `t.end_round()`, or the turn tracker passing the turn after everyone has acted. `round` is the table's new round counter. */
   round_end?: string | null;
+  /** `fn(t, id)` when it becomes a participant's turn in the turn tracker. */
+  turn_start?: string | null;
+  /** `fn(t, id)` when a participant's turn in the turn tracker ends. */
+  turn_end?: string | null;
   /** Moments of play the ruleset's own scripts call a function at (a turn starting, a challenge ending …), for house rules to hook into: each the name of a function the ruleset defines and calls (usually with an empty body), or a name ending in `*` for a family the ruleset calls by name (`knack_*`: a function for every Knack). */
   moments?: string[];
 };

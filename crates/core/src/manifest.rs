@@ -323,9 +323,16 @@ pub struct Hooks {
     /// `fn(t, roll)` after every roll a script makes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after_roll: Option<String>,
-    /// `fn(t, round)` when a script ends a round with `t.end_round()`.
+    /// `fn(t, round)` when a round ends: a script's `t.end_round()`, or the turn tracker
+    /// passing the turn after everyone has acted. `round` is the table's new round counter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round_end: Option<String>,
+    /// `fn(t, id)` when it becomes a participant's turn in the turn tracker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_start: Option<String>,
+    /// `fn(t, id)` when a participant's turn in the turn tracker ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_end: Option<String>,
     /// Moments of play the ruleset's own scripts call a function at (a turn starting, a
     /// challenge ending …), for house rules to hook into: each the name of a function the
     /// ruleset defines and calls (usually with an empty body), or a name ending in `*` for a
@@ -349,6 +356,12 @@ impl Hooks {
         }
         if let Some(f) = &self.round_end {
             out.push(("round_end", f.as_str(), 2));
+        }
+        if let Some(f) = &self.turn_start {
+            out.push(("turn_start", f.as_str(), 2));
+        }
+        if let Some(f) = &self.turn_end {
+            out.push(("turn_end", f.as_str(), 2));
         }
         out
     }

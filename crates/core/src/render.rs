@@ -78,6 +78,26 @@ pub fn change(c: &Change) -> String {
         Change::Rules { sources } => format!("rules in force: {} file(s) by digest", sources.len()),
         Change::TypedDice { player, allowed: true } => format!("{player} may type in their own dice"),
         Change::TypedDice { player, allowed: false } => format!("{player} rolls with the table's dice"),
+        Change::Encounter { active: true, round } => format!("encounter: round {round}"),
+        Change::Encounter { active: false, .. } => "the encounter ends".to_string(),
+        Change::Seat { entity, seat: None } => format!("{entity} leaves the turn order"),
+        Change::Seat { entity, seat: Some(s) } => {
+            let mut state = Vec::new();
+            if !s.key.is_empty() {
+                let key: Vec<String> = s.key.iter().map(i64::to_string).collect();
+                state.push(format!("initiative {}", key.join("/")));
+            }
+            if s.acted {
+                state.push("has acted".to_string());
+            }
+            if s.held {
+                state.push("holds".to_string());
+            }
+            let state = if state.is_empty() { String::new() } else { format!(" ({})", state.join(", ")) };
+            format!("{entity} in the turn order{state}")
+        }
+        Change::Turn { entity: Some(e) } => format!("{e}'s turn"),
+        Change::Turn { entity: None } => "no one's turn".to_string(),
     }
 }
 
@@ -173,6 +193,34 @@ pub fn entry_lines(e: &LogEntry) -> Vec<String> {
 /// A view as lines of text (none holds a line break of its own): pools, variables, then each entity with its fields, pools and traits.
 /// With the ruleset's `manifest`, as the table shows it: labels for what it declares, and neither
 /// its bookkeeping nor empty values.
+/// The turn order as the viewer sees it, on one line, while an encounter runs: whose turn it is
+/// first marked, who has acted or holds said; a participant the viewer may not see is not there.
+pub fn turn_line(v: &View) -> Option<String> {
+    let t = &v.turns;
+    if !t.active {
+        return None;
+    }
+    let name = |id: &str| v.entities.get(id).map(|e| e.name.clone()).unwrap_or_else(|| id.to_string());
+    let seats: Vec<String> = t
+        .order
+        .iter()
+        .map(|s| {
+            let mark = if t.current.as_deref() == Some(s.id.as_str()) { "▶ " } else { "" };
+            let state = match (s.acted, s.held) {
+                (true, _) => " (acted)",
+                (false, true) => " (holds)",
+                _ => "",
+            };
+            format!("{mark}{}{state}", name(&s.id))
+        })
+        .collect();
+    let whose = match &t.current {
+        Some(id) => format!("{}'s turn", name(id)),
+        None => "no one's turn you can see".to_string(),
+    };
+    Some(format!("turn order, round {}: {whose} — {}", t.round, seats.join(", ")))
+}
+
 pub fn view_lines(v: &View, manifest: Option<&Manifest>) -> Vec<String> {
     let shown = |spec: Option<&FieldSpec>, val: &Value| !val.is_null() && !spec.is_some_and(|s| s.bookkeeping);
     let label =
@@ -193,6 +241,7 @@ pub fn view_lines(v: &View, manifest: Option<&Manifest>) -> Vec<String> {
     if !v.pools.is_empty() {
         out.push(format!("pools: {}", v.pools.iter().map(|(n, p)| pool(n, p)).collect::<Vec<_>>().join(" · ")));
     }
+    out.extend(turn_line(v));
     for (k, val) in &v.vars {
         let spec = manifest.and_then(|m| m.vars.get(k));
         if manifest.is_none() || shown(spec, val) {

@@ -8,6 +8,7 @@
 use crate::entity::{Entity, Field};
 use crate::pool::{Counts, Pool, PoolRef};
 use crate::traits::{self, Trait};
+use crate::turns::{Seat, TurnError, Turns};
 use crate::visibility::Visibility;
 use indexmap::IndexMap;
 use schemars::JsonSchema;
@@ -44,6 +45,10 @@ pub struct Table {
     /// own computer is the GM's business). Public, like every table permission.
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub typed_dice: std::collections::BTreeSet<String>,
+    /// The turn tracker: who takes part in the encounter, in what order, whose turn it is.
+    /// Left out while idle, so a table made before turns existed hashes as it always did.
+    #[serde(default, skip_serializing_if = "Turns::is_idle")]
+    pub turns: Turns,
 }
 
 /// One change to the table.
@@ -122,6 +127,21 @@ pub enum Change {
         player: String,
         allowed: bool,
     },
+    /// Starts (or ends) an encounter, and says which round of it this is.
+    Encounter {
+        active: bool,
+        round: u64,
+    },
+    /// Sets, or with no seat removes, one participant's place in the turn order. Seen by those
+    /// who may see the entity, so a hidden NPC's place stays the GM's.
+    Seat {
+        entity: String,
+        seat: Option<Seat>,
+    },
+    /// Makes it someone's turn, or no one's. Seen by those who may see whose turn it is.
+    Turn {
+        entity: Option<String>,
+    },
 }
 
 /// A change that does not fit the table it is applied to.
@@ -138,6 +158,10 @@ pub enum TableError {
     NoTrait { entity: String, name: String, near: Vec<String> },
     #[error("{0}")]
     Pool(#[from] crate::pool::PoolError),
+    #[error("{0}")]
+    Turn(#[from] TurnError),
+    #[error("'{0}' has a place in the turn order: take it out of the order first")]
+    Seated(String),
 }
 
 impl Table {
@@ -228,9 +252,13 @@ impl Table {
                 let old = self.vars.get(name).map(|f| f.visibility).unwrap_or_default();
                 (visibility.stricter(old), None)
             }
-            Change::Round { .. } | Change::Setting { .. } | Change::Rules { .. } | Change::TypedDice { .. } => {
-                (Visibility::Public, None)
-            }
+            Change::Seat { entity, .. } | Change::Turn { entity: Some(entity) } => of_entity(entity),
+            Change::Round { .. }
+            | Change::Setting { .. }
+            | Change::Rules { .. }
+            | Change::TypedDice { .. }
+            | Change::Encounter { .. }
+            | Change::Turn { entity: None } => (Visibility::Public, None),
         }
     }
 
@@ -244,6 +272,9 @@ impl Table {
                 self.entities.insert(entity.id.clone(), entity.clone());
             }
             Change::Remove { id } => {
+                if self.turns.seats.contains_key(id) {
+                    return Err(TableError::Seated(id.clone()));
+                }
                 self.entities.shift_remove(id).ok_or_else(|| TableError::NoEntity(id.clone()))?;
             }
             Change::Rename { id, name } => self.entity_mut(id)?.name = name.clone(),
@@ -316,6 +347,17 @@ impl Table {
             Change::TypedDice { player, allowed: false } => {
                 self.typed_dice.remove(player);
             }
+            Change::Encounter { active, round } => {
+                self.turns.active = *active;
+                self.turns.round = *round;
+            }
+            Change::Seat { entity, seat } => {
+                if seat.is_some() {
+                    self.entity(entity)?;
+                }
+                self.turns.seat(entity, seat.as_ref())?;
+            }
+            Change::Turn { entity } => self.turns.set_current(entity.as_deref())?,
         }
         Ok(())
     }

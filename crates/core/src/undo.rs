@@ -2,7 +2,7 @@
 //!
 //! [`restore`] compares the table now with the table as it was and returns ordinary
 //! [`Change`]s — entities removed or created again, fields, traits and pools set back, variables
-//! and the round restored — so an undo is one more event of the kind every other event is,
+//! the round and the turn order restored — so an undo is one more event of the kind every other event is,
 //! redacted value by value like them, and nothing in the log is deleted. Three things are never
 //! taken back: the dice counter (a voided roll is never rolled again, so undo cannot fish for
 //! better dice), the rules in force and the table's permissions.
@@ -13,11 +13,13 @@
 use crate::entity::Entity;
 use crate::pool::PoolRef;
 use crate::table::{Change, Table};
+use crate::turns::Turns;
 use serde_json::Value;
 
 /// The changes that turn `now` back into `then` (but for the dice counter, rules and permissions).
 pub fn restore(now: &Table, then: &Table) -> Vec<Change> {
-    let mut out = vec![];
+    // Places in the turn order go before their entities may; they come back after.
+    let (mut out, turns_after) = turns(&now.turns, &then.turns);
     // Entities the undone actions made go; ones they removed come back whole.
     for id in now.entities.keys().filter(|id| !then.entities.contains_key(*id)) {
         out.push(Change::Remove { id: id.clone() });
@@ -60,7 +62,38 @@ pub fn restore(now: &Table, then: &Table) -> Vec<Change> {
     if now.round != then.round {
         out.push(Change::Round { round: then.round });
     }
+    out.extend(turns_after);
     out
+}
+
+/// The changes that turn tracker `now` back into `then`: those to make before entities are
+/// set back (seats leaving) and those to make after (seats, whose turn it is, the round).
+/// When the participants are not the same ones in the same joining order, every seat is laid
+/// down again, so ties fall as they did.
+fn turns(now: &Turns, then: &Turns) -> (Vec<Change>, Vec<Change>) {
+    let (mut before, mut after) = (vec![], vec![]);
+    if now == then {
+        return (before, after);
+    }
+    let same_seats = now.seats.keys().eq(then.seats.keys());
+    for id in now.seats.keys().filter(|id| !same_seats || !then.seats.contains_key(*id)) {
+        before.push(Change::Seat { entity: id.clone(), seat: None });
+    }
+    if now.current.is_some() && now.current != then.current {
+        before.insert(0, Change::Turn { entity: None });
+    }
+    for (id, seat) in &then.seats {
+        if !same_seats || now.seats.get(id) != Some(seat) {
+            after.push(Change::Seat { entity: id.clone(), seat: Some(seat.clone()) });
+        }
+    }
+    if then.current.is_some() && now.current != then.current {
+        after.push(Change::Turn { entity: then.current.clone() });
+    }
+    if (now.active, now.round) != (then.active, then.round) {
+        after.push(Change::Encounter { active: then.active, round: then.round });
+    }
+    (before, after)
 }
 
 fn same_but_counts(a: &crate::pool::Pool, b: &crate::pool::Pool) -> bool {

@@ -1,6 +1,6 @@
 //! Views: what one person at the table may see.
 //!
-//! [`table_view`], [`log_entry`] and [`action_forms`] are the only ways state leaves the
+//! [`table_view`] (with [`turns_view`]), [`log_entry`] and [`action_forms`] are the only ways state leaves the
 //! engine — the CLI, the UI, the server and every export receive these, never the raw table.
 //! Each decides visibility with [`Role::sees`]: a value the viewer may not see is left out; a
 //! hidden pool shows only whether it is empty; a log item the viewer may not see shows its
@@ -86,6 +86,54 @@ pub struct View {
     /// The players the GM lets type in their own dice over the network (public).
     #[serde(default)]
     pub typed_dice: Vec<String>,
+    /// The turn tracker, with only the participants the viewer may see.
+    #[serde(default)]
+    pub turns: TurnsView,
+}
+
+/// One participant in the turn order, as a viewer sees it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatView {
+    /// The entity's id.
+    pub id: String,
+    /// What the order sorts on, highest first.
+    pub key: Vec<i64>,
+    /// Has taken a turn this round.
+    pub acted: bool,
+    /// Holds their turn.
+    pub held: bool,
+}
+
+/// The turn tracker as one viewer sees it: a participant the viewer may not see is left out,
+/// and so is their turn while it lasts (`current` is then empty).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TurnsView {
+    /// An encounter is running.
+    pub active: bool,
+    /// The round of the encounter (1 for the first), 0 outside one.
+    pub round: u64,
+    /// The participants the viewer may see, in turn order.
+    pub order: Vec<SeatView>,
+    /// Whose turn it is, when the viewer may see them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current: Option<String>,
+}
+
+/// The turn tracker as `role` may see it.
+pub fn turns_view(table: &Table, role: &Role) -> TurnsView {
+    let sees = |id: &str| table.entities.get(id).is_some_and(|e| role.sees(e.visibility, e.owner.as_deref()));
+    let turns = &table.turns;
+    TurnsView {
+        active: turns.active,
+        round: turns.round,
+        order: turns
+            .order()
+            .into_iter()
+            .filter(|(id, _)| sees(id))
+            .map(|(id, s)| SeatView { id: id.to_string(), key: s.key.clone(), acted: s.acted, held: s.held })
+            .collect(),
+        current: turns.current.clone().filter(|id| sees(id)),
+    }
 }
 
 fn pool_view(p: &Pool, vis: Visibility, owner: Option<&str>, role: &Role) -> PoolView {
@@ -140,6 +188,7 @@ pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
             .map(|(k, f)| (k.clone(), f.value.clone()))
             .collect(),
         typed_dice: table.typed_dice.iter().cloned().collect(),
+        turns: turns_view(table, role),
     }
 }
 

@@ -19,4 +19,5 @@ mod support;
 mod talk;
 mod tampering;
 mod transactions;
+mod turns;
 mod undo;

@@ -124,6 +124,9 @@ impl Caps {
     }
 }
 
+/// How many numbers a place in the turn order sorts on (a total, a card's rank and suit …).
+pub const MAX_SEAT_KEY: usize = 8;
+
 /// The values a change sets are within the value bounds.
 fn change_values(caps: &Caps, change: &Change) -> Result<(), CapError> {
     match change {
@@ -140,6 +143,10 @@ fn change_values(caps: &Caps, change: &Change) -> Result<(), CapError> {
         }
         Change::Setting { key, value } => {
             caps.value(&format!("setting {key}"), value)?;
+        }
+        Change::Seat { entity, seat: Some(seat) } if seat.key.len() > MAX_SEAT_KEY => {
+            let detail = format!("{} numbers; at most {MAX_SEAT_KEY}", seat.key.len());
+            return Err(CapError { what: format!("{entity}'s place in the turn order"), detail });
         }
         _ => {}
     }
@@ -175,7 +182,8 @@ fn change_names(change: &Change) -> Result<(), CapError> {
             sources.iter().try_for_each(|(k, v)| name("a rules file", k).and_then(|_| name("a digest", v)))
         }
         Change::TypedDice { player, .. } => name("a player", player),
-        Change::Round { .. } => Ok(()),
+        Change::Seat { entity, .. } | Change::Turn { entity: Some(entity) } => name("an entity's id", entity),
+        Change::Round { .. } | Change::Encounter { .. } | Change::Turn { entity: None } => Ok(()),
     }
 }
 

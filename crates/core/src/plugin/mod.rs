@@ -201,6 +201,7 @@ fn missing_function(field: String, function: &str, arity: usize) -> Problem {
         _ if arity == 0 => "",
         "hooks.after_roll" => "t, roll",
         "hooks.round_end" => "t, round",
+        "hooks.turn_start" | "hooks.turn_end" => "t, id",
         "hooks.before_action" => "t, action, params",
         "hooks.setup" => "t",
         _ => "t, p",

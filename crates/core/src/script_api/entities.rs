@@ -182,14 +182,21 @@ pub(super) fn register(engine: &mut Engine) {
             })
         }
     );
-    reg!(engine, "remove", &["t: Table", "id: String"], "Removes an entity.", |h: &mut Handle,
-                                                                               id: &str|
-     -> Fallible<()> {
-        h.with(|tx| {
-            tx.entity(id)?;
-            tx.change(crate::table::Change::Remove { id: id.to_string() })
-        })
-    });
+    reg!(
+        engine,
+        "remove",
+        &["t: Table", "id: String"],
+        "Removes an entity (and its place in the turn order).",
+        |h: &mut Handle, id: &str| -> Fallible<()> {
+            h.with(|tx| {
+                tx.entity(id)?;
+                if tx.table.turns.seats.contains_key(id) {
+                    tx.leave_turns(id)?;
+                }
+                tx.change(crate::table::Change::Remove { id: id.to_string() })
+            })
+        }
+    );
     reg!(
         engine,
         "rename",

@@ -7,13 +7,15 @@
 //! write editor definition files for homebrewers.
 //!
 //! The methods are grouped by concept: [`info`] (who acts, settings, rounds, narration),
-//! [`entities`] (entities, fields, variables, traits), [`pools`] and [`rolls`].
+//! [`entities`] (entities, fields, variables, traits), [`pools`], [`rolls`] and [`turns`] (the
+//! turn tracker).
 
 mod entities;
 mod info;
 mod pools;
 pub mod reference;
 mod rolls;
+mod turns;
 
 use crate::caps::Caps;
 use crate::manifest::Hooks;
@@ -115,6 +117,7 @@ pub fn register(engine: &mut Engine) {
     entities::register(engine);
     pools::register(engine);
     rolls::register(engine);
+    turns::register(engine);
 }
 
 /// Writes Rhai definition files (`*.d.rhai`) for the whole host API and the standard library

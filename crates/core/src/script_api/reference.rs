@@ -1,7 +1,7 @@
 //! The host API reference, generated from the registered functions themselves (their
 //! signatures and doc comments), so the documentation cannot drift from the code.
 
-use super::{entities, info, pools, rolls, Handle};
+use super::{entities, info, pools, rolls, turns, Handle};
 use rhai::Engine;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -13,6 +13,7 @@ const SECTIONS: &[(&str, &str, Register)] = &[
     ("Entities, fields, variables and traits", "entities", entities::register),
     ("Token pools", "pools", pools::register),
     ("Dice", "rolls", rolls::register),
+    ("Turn order", "turns", turns::register),
 ];
 
 fn metadata(engine: &Engine) -> Vec<Value> {
