@@ -3,8 +3,8 @@
 // 1. An action form starts fresh after a successful submit (every field back to its default,
 //    the "Done" still shown), and keeps what was typed when the engine refuses it.
 // 2. The post box goes back to "Everyone" after a whisper and after a GM note.
-// 3. A GM-only pool on ann's own character shows nothing of itself to ann: its name is in no
-//    WebSocket frame her page received and nowhere on her screen.
+// 3. A GM-only pool and a GM-only field on ann's own character show nothing of themselves to
+//    ann: their names are in no WebSocket frame her page received and nowhere on her screen.
 //
 // Run: npm --prefix ui run build, then in ui/:
 // HOUSERULE_BIN=… node --test --test-concurrency=1 ../tests/browser/fresh.test.mjs
@@ -15,6 +15,18 @@ import { gmCreates, inviteLink, launchBrowser, openAction, openPage, openRecorde
 
 /** The name of the GM-only pool: a word found nowhere else in the campaign. */
 const SECRET_POOL = "Doomclock";
+/** The name of a GM-only field on the same character. */
+const SECRET_FIELD = "Betrayal";
+
+/** Where in a frame's message `secret` appears: a path per key or text holding it. */
+function wherever(value, secret, at = "") {
+  if (typeof value === "string") return secret.test(value) ? [at] : [];
+  if (!value || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([k, v]) => [
+    ...(secret.test(k) ? [`${at}.${k} (a key)`] : []),
+    ...wherever(v, secret, Array.isArray(value) ? `${at}[${k}]` : `${at}.${k}`),
+  ]);
+}
 
 function postBox(page) {
   return page.getByRole("region", { name: "Write a post" });
@@ -83,7 +95,15 @@ describe("forms that never carry a stale choice", { timeout: 240_000 }, () => {
     assert.deepEqual({ ...kept, entity: kept.entity !== "" }, { ...typed, entity: true }, "a refused form keeps every field");
     assert.equal(await form.getByLabel("Entity", { exact: true }).locator("option:checked").innerText(), "Gandolf");
     assert.equal(await form.getByRole("status").filter({ hasText: "Done" }).count(), 0, "the refusal replaces the earlier result");
-    assert.deepEqual(errors.filter((e) => !e.includes("already a pool")), []);
+
+    // A field's own state starts fresh as well: "Someone new…" picked and left empty is gone.
+    const character = await openAction(gm, "Create a character");
+    await character.getByLabel("Owner", { exact: true }).selectOption({ label: "Someone new…" });
+    await character.getByLabel("Name", { exact: true }).fill("Frody");
+    await submit(character, "Create a character");
+    assert.equal(await character.getByLabel("New player's name").count(), 0, "no box for a new player's name is left open");
+    assert.equal(await character.getByLabel("Owner", { exact: true }).locator("option:checked").innerText(), "—");
+    assert.deepEqual(errors, []);
   });
 
   it("the post box goes back to Everyone after a whisper and after a GM note", async () => {
@@ -104,21 +124,42 @@ describe("forms that never carry a stale choice", { timeout: 240_000 }, () => {
     }
   });
 
-  it("a GM-only pool on a player's character shows nothing of itself to that player", async () => {
-    // A public pool made after the secret one: once ann sees it, she has had every later frame.
+  it("a GM-only pool on a player's character is not drawn on that player's board", async () => {
+    // The first test made the pool on Gandolf: ann's card shows her other pools only.
+    const card = ann.getByRole("article", { name: "Gandolf" });
+    await until("ann's card shows her tokens", async () => (await card.getByRole("listitem", { name: "Tokens" }).count()) === 1);
+    assert.deepEqual(await card.locator("li.pool").evaluateAll((ls) => ls.map((l) => l.getAttribute("aria-label"))), ["Tokens"]);
+    assert.doesNotMatch(await card.innerText(), new RegExp(SECRET_POOL, "i"));
+    const gmCard = gm.getByRole("article", { name: "Gandolf" });
+    assert.match(await gmCard.getByRole("listitem", { name: SECRET_POOL }).innerText(), /GM only\s+3/, "the GM still sees it and its count");
+  });
+
+  it("a GM-only pool or field on a player's character shows nothing of itself to that player", async () => {
+    // A GM-only field on Gandolf too, by a name found nowhere else.
+    const note = await openAction(gm, "Set a note or value");
+    await note.getByLabel("Entity", { exact: true }).selectOption({ label: "Gandolf" });
+    await note.getByLabel("Field", { exact: true }).fill(SECRET_FIELD);
+    await note.getByLabel("Value", { exact: true }).fill("sold the map to the goblins");
+    await note.getByLabel("Visibility", { exact: true }).selectOption("gm");
+    await submit(note, "Set a note or value");
+
+    // A public pool made after the secret ones: once ann sees it, she has had every earlier frame.
     const form = await openAction(gm, "Create a pool");
     await fillPool(form, { name: "Luck", entity: "Gandolf", initial: "2", visibility: "public" });
     await submit(form, "Create a pool");
     await until("ann sees the public pool", async () => (await ann.getByRole("article", { name: "Gandolf" }).innerText()).includes("Luck"));
     assert.ok(annFrames.received.some((f) => f.includes("Luck")), "the recording holds what ann did receive");
 
-    const secret = new RegExp(SECRET_POOL, "i");
-    const leaks = annFrames.received.filter((f) => secret.test(f));
-    assert.deepEqual(
-      leaks.map((f) => f.slice(Math.max(0, f.search(secret) - 300), f.search(secret) + 200)),
-      [],
-      `no frame ann received names the GM-only pool (${leaks.length} do)`,
-    );
-    assert.doesNotMatch(await ann.locator("body").innerText(), secret, "ann's screen does not name it");
+    // Everything found is reported at once: each name, where in which frames, and on screen.
+    const screen = await ann.locator("body").innerText();
+    const found = {};
+    for (const name of [SECRET_POOL, SECRET_FIELD, "goblins"]) {
+      const secret = new RegExp(name, "i");
+      const leaks = annFrames.received.filter((f) => secret.test(f));
+      const where = [...new Set(leaks.flatMap((f) => wherever(JSON.parse(f), secret)))];
+      if (secret.test(screen)) where.push("on ann's screen");
+      if (where.length) found[name] = { frames: leaks.length, where };
+    }
+    assert.deepEqual(found, {}, "ann receives and sees nothing of the GM-only pool and field");
   });
 });
