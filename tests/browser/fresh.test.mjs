@@ -11,7 +11,18 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { gmCreates, inviteLink, launchBrowser, openAction, openPage, openRecordedPage, pickPlayer, startServer, submit, until } from "./support.mjs";
+import {
+  gmCreates,
+  inviteLink,
+  launchBrowser,
+  openAction,
+  openPage,
+  openRecordedPage,
+  pickPlayer,
+  startServer,
+  submit,
+  until,
+} from "./support.mjs";
 
 /** The name of the GM-only pool: a word found nowhere else in the campaign. */
 const SECRET_POOL = "Doomclock";
@@ -79,12 +90,14 @@ describe("forms that never carry a stale choice", { timeout: 240_000 }, () => {
   it("an action form starts fresh after it is done, and keeps what was typed when it is refused", async () => {
     const form = await openAction(gm, "Create a pool");
     const defaults = await poolFields(form);
-    assert.deepEqual(defaults, { name: "", entity: "", initial: "0", visibility: "public" }, "the form opens on its defaults");
+    const fresh = { name: "", entity: "", initial: "0", visibility: "public" };
+    assert.deepEqual(defaults, fresh, "the form opens on its defaults");
 
     await fillPool(form, { name: SECRET_POOL, entity: "Gandolf", initial: "3", visibility: "gm" });
     await submit(form, "Create a pool");
     assert.deepEqual(await poolFields(form), defaults, "after a pool is made, nothing of it is left in the form");
-    assert.match(await form.getByRole("status").filter({ hasText: "Done" }).innerText(), new RegExp(`A new pool: ${SECRET_POOL}`), "the result stays shown");
+    const done = form.getByRole("status").filter({ hasText: "Done" });
+    assert.match(await done.innerText(), new RegExp(`A new pool: ${SECRET_POOL}`), "the result stays shown");
 
     // The same pool again is refused: what the GM typed stays, to be fixed.
     const typed = { name: SECRET_POOL, entity: "Gandolf", initial: "5", visibility: "gm" };
@@ -92,16 +105,16 @@ describe("forms that never carry a stale choice", { timeout: 240_000 }, () => {
     await form.getByRole("button", { name: "Create a pool", exact: true }).click();
     await form.getByRole("alert").filter({ hasText: `already a pool called ${SECRET_POOL}` }).waitFor();
     const kept = await poolFields(form);
-    assert.deepEqual({ ...kept, entity: kept.entity !== "" }, { ...typed, entity: true }, "a refused form keeps every field");
+    assert.deepEqual({ ...kept, entity: kept.entity !== "" }, { ...typed, entity: true }, "a refused form keeps all");
     assert.equal(await form.getByLabel("Entity", { exact: true }).locator("option:checked").innerText(), "Gandolf");
-    assert.equal(await form.getByRole("status").filter({ hasText: "Done" }).count(), 0, "the refusal replaces the earlier result");
+    assert.equal(await done.count(), 0, "the refusal replaces the earlier result");
 
     // A field's own state starts fresh as well: "Someone new…" picked and left empty is gone.
     const character = await openAction(gm, "Create a character");
     await character.getByLabel("Owner", { exact: true }).selectOption({ label: "Someone new…" });
     await character.getByLabel("Name", { exact: true }).fill("Frody");
     await submit(character, "Create a character");
-    assert.equal(await character.getByLabel("New player's name").count(), 0, "no box for a new player's name is left open");
+    assert.equal(await character.getByLabel("New player's name").count(), 0, "no new player's name box is left open");
     assert.equal(await character.getByLabel("Owner", { exact: true }).locator("option:checked").innerText(), "—");
     assert.deepEqual(errors, []);
   });
@@ -127,11 +140,13 @@ describe("forms that never carry a stale choice", { timeout: 240_000 }, () => {
   it("a GM-only pool on a player's character is not drawn on that player's board", async () => {
     // The first test made the pool on Gandolf: ann's card shows her other pools only.
     const card = ann.getByRole("article", { name: "Gandolf" });
-    await until("ann's card shows her tokens", async () => (await card.getByRole("listitem", { name: "Tokens" }).count()) === 1);
-    assert.deepEqual(await card.locator("li.pool").evaluateAll((ls) => ls.map((l) => l.getAttribute("aria-label"))), ["Tokens"]);
+    await card.getByRole("listitem", { name: "Tokens" }).waitFor();
+    const drawn = await card.locator("li.pool").evaluateAll((ls) => ls.map((l) => l.getAttribute("aria-label")));
+    assert.deepEqual(drawn, ["Tokens"]);
     assert.doesNotMatch(await card.innerText(), new RegExp(SECRET_POOL, "i"));
     const gmCard = gm.getByRole("article", { name: "Gandolf" });
-    assert.match(await gmCard.getByRole("listitem", { name: SECRET_POOL }).innerText(), /GM only\s+3/, "the GM still sees it and its count");
+    const theirs = await gmCard.getByRole("listitem", { name: SECRET_POOL }).innerText();
+    assert.match(theirs, /GM only\s+3/, "the GM still sees it and its count");
   });
 
   it("a GM-only pool or field on a player's character shows nothing of itself to that player", async () => {
@@ -147,7 +162,8 @@ describe("forms that never carry a stale choice", { timeout: 240_000 }, () => {
     const form = await openAction(gm, "Create a pool");
     await fillPool(form, { name: "Luck", entity: "Gandolf", initial: "2", visibility: "public" });
     await submit(form, "Create a pool");
-    await until("ann sees the public pool", async () => (await ann.getByRole("article", { name: "Gandolf" }).innerText()).includes("Luck"));
+    const annCard = ann.getByRole("article", { name: "Gandolf" });
+    await until("ann sees the public pool", async () => (await annCard.innerText()).includes("Luck"));
     assert.ok(annFrames.received.some((f) => f.includes("Luck")), "the recording holds what ann did receive");
 
     // Everything found is reported at once: each name, where in which frames, and on screen.

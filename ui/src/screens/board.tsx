@@ -95,7 +95,8 @@ function EntityCard({ entity, view, manifest }: { entity: EntityView; view: View
     else shown.push([name, value]);
   }
   // A GM-only pool the viewer may not count shows nothing of itself, not even its name.
-  const pools = Object.entries(entity.pools).filter(([, p]) => !(p.visibility === "gm" && (p.count === null || p.count === undefined)));
+  const uncounted = (p: PoolView) => p.count === null || p.count === undefined;
+  const pools = Object.entries(entity.pools).filter(([, p]) => !(p.visibility === "gm" && uncounted(p)));
   const headingId = `entity-${entity.id}`;
   const hidden = (name: string) => declared[name]?.visibility === "gm" || declared[name]?.visibility === "owner";
 
