@@ -161,7 +161,7 @@ describe("table talk: posts, whispers and the rolls inside them", { timeout: 300
     }
 
     // bo's page: once the next public post arrives, neither private post was ever received.
-    // The audience stays as last picked (a whisper thread does not slip out in public): back to everyone.
+    // The post box is back to everyone after a private post (fresh.test.mjs proves it): said here anyway.
     await post(gm, "Roll for the gate.", { to: "Everyone" });
     await seen(bo, "Roll for the gate");
     assert.ok(boFrames.received.some((f) => f.includes("Roll for the gate")), "the recording holds what bo did receive");

@@ -1,9 +1,10 @@
 // Action forms generated from the engine's `actions`: one form per action, grouped by `group`,
 // with a widget per parameter type (./fields) and the choices the rules allow. Submitting checks
 // the required fields, then calls `act`; refusals, bad parameters and script errors are shown
-// beside the form.
+// beside the form, which keeps what was typed. A form that is done starts fresh: every field
+// back to its default, so no choice is carried into the next use of the same action.
 
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useAction } from "../calls";
 import type { Store } from "../store";
 import { mayTypeDice } from "../store";
@@ -157,6 +158,11 @@ export function ActionFormView({
   const { values, act, missing } = form;
   const formId = `${idPrefix}form-${action.name}`;
   const titleId = `${formId}-title`;
+  // What became of the submit is shown where the eye is, the fields above it fresh or kept.
+  const outcome = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (form.done || act.error) outcome.current?.scrollIntoView?.({ block: "nearest" });
+  }, [form.done, act.error]);
   if (hidden && !form.touched) return null;
 
   const badParam = act.error?.param ? act.error.param.split(/[.[]/)[0] : null;
@@ -170,7 +176,7 @@ export function ActionFormView({
       </span>
       {action.help && <p class="help action-help">{action.help}</p>}
       {action.params.map((p) => (
-        <ParamField key={p.name} spec={p} name={p.name} path={paramPath(p.name)} raw={values[p.name] ?? initial(p)} onChange={(v) => form.change(p, v)} ctx={ctx} invalid={invalid(p)} />
+        <ParamField key={`${form.generation}:${p.name}`} spec={p} name={p.name} path={paramPath(p.name)} raw={values[p.name] ?? initial(p)} onChange={(v) => form.change(p, v)} ctx={ctx} invalid={invalid(p)} />
       ))}
       {action.rolls &&
         (mayTypeDice(store.state) ? (
@@ -197,8 +203,10 @@ export function ActionFormView({
           Fill in {listed(action.params.filter((p) => missing.includes(p.name)).map((p) => paramLabel(p, p.name)))}.
         </p>
       )}
-      {act.error && <ErrorBox error={act.error} />}
-      {form.done && <ActedNotice done={form.done} view={view} />}
+      <div ref={outcome}>
+        {act.error && <ErrorBox error={act.error} />}
+        {form.done && <ActedNotice done={form.done} view={view} />}
+      </div>
     </form>
   );
 }
@@ -222,6 +230,8 @@ function useActionForm(
   const [touched, setTouched] = useState(false);
   /** The required parameters found empty at the last submit (until each is filled in). */
   const [missing, setMissing] = useState<string[]>([]);
+  /** Counts the fresh starts: the fields are keyed by it. */
+  const [generation, setGeneration] = useState(0);
 
   function sent(): Record<string, unknown> {
     const params: Record<string, unknown> = {};
@@ -248,15 +258,12 @@ function useActionForm(
       const outcome = await store.act(action.name, params, dice.trim() || null, post);
       setDone(outcome);
       onActed?.(outcome);
-      // Keep what was entered, so the same roll can be made again at once; only the dice rolled
-      // by hand go (those faces are used). A form that creates something (`create_*`) starts
-      // afresh, keeping who/what was picked: creating the same name twice makes no sense.
-      if (action.name.startsWith("create_")) {
-        const next = initialValues(action);
-        for (const p of action.params) if (p.type === "entity") next[p.name] = values[p.name];
-        setValues(next);
-      }
+      // Done: the form starts fresh, so no choice made for this action is carried into the next
+      // (a GM-only pool on last time's character). A refusal never gets here: what was typed
+      // stays to be fixed. A new generation remounts the fields, clearing their own state too.
+      setValues(initialValues(action));
       setDice("");
+      setGeneration((g) => g + 1);
     });
   }
 
@@ -276,7 +283,7 @@ function useActionForm(
     setTouched(true);
     setDice(d);
   };
-  return { values, dice, act, done, touched, missing, sent, submit, change, typeDice };
+  return { values, dice, act, done, touched, missing, generation, sent, submit, change, typeDice };
 }
 
 /** Brings the first empty required field into view, focused (after the form has re-rendered). */

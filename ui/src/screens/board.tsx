@@ -94,7 +94,9 @@ function EntityCard({ entity, view, manifest }: { entity: EntityView; view: View
     else if (typeof value === "object" && !Array.isArray(value)) tucked.push([name, value]);
     else shown.push([name, value]);
   }
-  const pools = Object.entries(entity.pools);
+  // A GM-only pool the viewer may not count shows nothing of itself, not even its name.
+  const uncounted = (p: PoolView) => p.count === null || p.count === undefined;
+  const pools = Object.entries(entity.pools).filter(([, p]) => !(p.visibility === "gm" && uncounted(p)));
   const headingId = `entity-${entity.id}`;
   const hidden = (name: string) => declared[name]?.visibility === "gm" || declared[name]?.visibility === "owner";
 

@@ -1,7 +1,9 @@
 // The post box: what to say, as whom (a character one plays, or out of character; the GM may
 // speak for anyone) and to whom (everyone, the GM only, or — for the GM — a whisper to one
 // player). A post can carry an action: its form sits under the text and one button posts and
-// acts together, so the roll lands in the log inside the post.
+// acts together, so the roll lands in the log inside the post. Once a post goes out the box
+// is emptied and its audience is back to everyone: a whisper or a GM note is never carried
+// into the next post.
 
 import type { RefObject } from "preact";
 import { useMemo, useRef, useState } from "preact/hooks";
@@ -28,7 +30,7 @@ export function PostBox({ store, view, actions, active }: { store: Store; view: 
   const area = useRef<HTMLTextAreaElement>(null);
   const box = useRef<HTMLDivElement>(null);
   const voice = useVoice(store, view, gm && active);
-  const post = useDraft(store, area);
+  const post = useDraft(store, area, () => voice.setTo("everyone"));
   const { act, text } = post;
   const attached = actions.find((a) => a.name === post.attach) ?? null;
   const draft: PostDraft = { text, ...(voice.character ? { character: voice.character } : {}), to: voice.audience };
@@ -69,15 +71,17 @@ export function PostBox({ store, view, actions, active }: { store: Store; view: 
 }
 
 /** The post being written, the action attached to it, and what became of the last one. */
-function useDraft(store: Store, area: RefObject<HTMLTextAreaElement>) {
+function useDraft(store: Store, area: RefObject<HTMLTextAreaElement>, onSent: () => void) {
   const [text, setText] = useState("");
   const [attach, setAttach] = useState("");
   const [posted, setPosted] = useState<string | null>(null);
   const act = useAction(store);
 
-  /** The post went out (`note` says so): the box is emptied for the next one. */
+  /** The post went out (`note` says so): the box is emptied for the next one, and `onSent`
+   * puts its audience back to everyone (a whisper is never carried into the next post). */
   function sent(note: string) {
     setText("");
+    onSent();
     act.fail(null);
     setPosted(note);
     setAttach("");
