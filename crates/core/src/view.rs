@@ -169,7 +169,14 @@ pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
                     .map(|(k, f)| (k.clone(), f.value.clone()))
                     .collect(),
                 traits: e.traits.iter().filter(|t| role.sees(t.visibility, owner)).cloned().collect(),
-                pools: e.pools.iter().map(|(k, p)| (k.clone(), pool_view(p, p.visibility, owner, role))).collect(),
+                // A pool the viewer may not count shows nothing of itself, not even its name (a
+                // hidden one says only whether it is empty, to everyone).
+                pools: e
+                    .pools
+                    .iter()
+                    .filter(|(_, p)| p.visibility == Visibility::Hidden || role.sees(p.visibility, owner))
+                    .map(|(k, p)| (k.clone(), pool_view(p, p.visibility, owner, role)))
+                    .collect(),
             };
             (e.id.clone(), view)
         })
