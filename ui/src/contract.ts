@@ -182,6 +182,8 @@ export type ActionForm = {
   rolls?: string | null;
   /** The rules can say the chance of success before rolling (the `odds` call). */
   odds?: boolean;
+  /** The turn tracker's control this action is (a button beside the turn order). */
+  turn?: TurnControl | null;
 };
 
 /** Who may take an action. */
@@ -281,6 +283,9 @@ export type ParamSpec = {
   /** A secret value: in the log, only the GM and the player who gave it see it. */
   secret?: boolean;
 };
+
+/** The controls a turn tracker offers, each taken by an action the ruleset names. */
+export type TurnControl = "start" | "next" | "hold" | "round" | "end";
 
 /** A page of the log: the newest `limit` events with `from <= seq < before` (defaults: from 1, before none — up to the latest —, 200 events). Older pages: `before` the first one held. */
 export type LogPage = {
@@ -893,6 +898,8 @@ export type ActionSpec = {
   params?: Record<string, ParamSpec>;
   /** Why this action cannot be undone (it told players something that cannot be untold, say); absent, the GM may undo it like any other. */
   not_undoable?: string | null;
+  /** What this action does to the turn order, if it is one of the tracker's controls: the turn tracker beside the table offers it as a button (its form stays in the list too). */
+  turn?: TurnControl | null;
 };
 
 /** Script functions the engine calls at fixed points. */

@@ -346,8 +346,16 @@ fn seen(thing: &str, view: &Value, log: Option<&LogEntry>) -> Option<String> {
             Some(Body::Say { text }) if text.contains(name) => Some(format!("the log says \"{text}\"")),
             _ => None,
         }),
+        "text" => {
+            let log = log.map(|l| serde_json::to_string(l).expect("log entries serialise")).unwrap_or_default();
+            if view.to_string().contains(name) {
+                return Some(format!("the view holds \"{name}\""));
+            }
+            log.contains(name).then(|| format!("the log entry holds \"{name}\""))
+        }
         _ => Some(format!(
-            "'{thing}' is not something a scenario can check (use pool:, param:, field:, var:, trait:, roll: or say:)"
+            "'{thing}' is not something a scenario can check (use pool:, param:, field:, var:, trait:, roll:, say: \
+             or text:)"
         )),
     }
 }

@@ -298,6 +298,39 @@ pub struct ActionSpec {
     /// absent, the GM may undo it like any other.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_undoable: Option<String>,
+    /// What this action does to the turn order, if it is one of the tracker's controls: the
+    /// turn tracker beside the table offers it as a button (its form stays in the list too).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<TurnControl>,
+}
+
+/// The controls a turn tracker offers, each taken by an action the ruleset names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnControl {
+    /// Starts an encounter (rolls or deals the order).
+    Start,
+    /// Ends the turn of whoever has it; the next in order takes it.
+    Next,
+    /// Holds (delays) the current turn.
+    Hold,
+    /// Ends the round.
+    Round,
+    /// Ends the encounter.
+    End,
+}
+
+impl TurnControl {
+    /// The control's name as a manifest writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TurnControl::Start => "start",
+            TurnControl::Next => "next",
+            TurnControl::Hold => "hold",
+            TurnControl::Round => "round",
+            TurnControl::End => "end",
+        }
+    }
 }
 
 fn gm_only() -> Vec<Permit> {

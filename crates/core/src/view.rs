@@ -319,6 +319,9 @@ pub struct ActionForm {
     /// The rules can say the chance of success before rolling (the `odds` call).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub odds: bool,
+    /// The turn tracker's control this action is (a button beside the turn order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<crate::manifest::TurnControl>,
 }
 
 /// The actions `role` may take now, with their parameters and choices; the rule numbers their
@@ -359,6 +362,7 @@ pub fn action_forms(manifest: &Manifest, table: &Table, role: &Role, quotes: &Qu
                 who: a.who.clone(),
                 params,
                 odds: a.odds.is_some(),
+                turn: a.turn,
             }
         })
         .collect()

@@ -13,6 +13,7 @@ import type { ActionForm, Acted, Chance, FormOdds, LogItem, PostDraft, View } fr
 import { names } from "../talk";
 import { show } from "../format";
 import { ErrorBox } from "../ui/errors";
+import { OPEN_ACTION } from "./turns";
 import { ParamField, convert, entityOptions, initial, inputId, isMissing, itemSpec, paramLabel, picksTraitsOf, type Ctx, type ParamSpec, type Raw, type RawRecord } from "./fields";
 
 /** Whether the dice named are Fudge dice (faces +, - and blank). */
@@ -23,6 +24,17 @@ function fudgeDice(rolls: string): boolean {
 export function ActionsPanel({ store, actions, view, previewing }: { store: Store; actions: ActionForm[]; view: View; previewing: string | null }) {
   const [open, setOpen] = useState<string | null>(null);
   const [filter, setFilter] = useState("");
+  // The turn tracker's controls that need choices open their form here.
+  useEffect(() => {
+    const opened = (e: Event) => {
+      const name = (e as CustomEvent<string>).detail;
+      setFilter("");
+      setOpen(name);
+      requestAnimationFrame(() => document.querySelector(`[aria-controls="form-${name}"]`)?.scrollIntoView({ block: "nearest" }));
+    };
+    window.addEventListener(OPEN_ACTION, opened);
+    return () => window.removeEventListener(OPEN_ACTION, opened);
+  }, []);
   const groups = useMemo(() => {
     const f = filter.trim().toLowerCase();
     const out = new Map<string, ActionForm[]>();

@@ -15,6 +15,7 @@ import { HouseRules } from "./rules";
 import { PlayersPanel } from "./players";
 import { BalanceLab } from "./balance";
 import { OnlinePanel } from "./online";
+import { OPEN_ACTION, TurnTracker } from "./turns";
 import { Diagnostics, ErrorBox } from "../ui/errors";
 
 type Pane = "table" | "actions" | "log";
@@ -167,6 +168,13 @@ function Play({ store, state: s, tab, previewing }: { store: Store; state: State
   const [pane, setPane] = useState<Pane>("table");
   // One panel at a time on a narrow screen (the same width as the stylesheet's).
   const narrow = useMedia("(max-width: 960px)");
+  // A turn control that needs choices opens its form: on a narrow screen, show the Actions panel.
+  useEffect(() => {
+    const show = () => setPane("actions");
+    window.addEventListener(OPEN_ACTION, show);
+    return () => window.removeEventListener(OPEN_ACTION, show);
+  }, []);
+  const me = s.viewAs.startsWith("player:") ? s.viewAs.slice("player:".length) : null;
   return (
     <>
       <nav class="panes" aria-label="Panels">
@@ -182,6 +190,7 @@ function Play({ store, state: s, tab, previewing }: { store: Store; state: State
             <ActionsPanel key={s.viewAs} store={store} actions={s.actions} view={s.view} previewing={previewing} />
           </aside>
           <main class="col col-table" aria-label="Table">
+            <TurnTracker store={store} view={s.view} actions={s.actions} me={me} />
             <Board view={s.view} manifest={s.manifest} />
           </main>
           <aside class="col col-log" aria-label="Log panel">

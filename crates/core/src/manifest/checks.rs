@@ -27,6 +27,7 @@ const CHECKS: &[Check] = &[
     settings,
     pools,
     actions,
+    turn_controls,
     action_params,
     hooks,
     moments,
@@ -229,6 +230,18 @@ fn actions(m: &Manifest) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// Each turn control is one action's: the tracker's button says which action it takes.
+fn turn_controls(m: &Manifest) -> Result<(), Refusal> {
+    let tagged: Vec<_> = m.actions.iter().filter_map(|(name, a)| a.turn.map(|t| (name, t))).collect();
+    for (i, (name, control)) in tagged.iter().enumerate() {
+        if let Some((first, _)) = tagged[..i].iter().find(|(_, c)| c == control) {
+            let message = format!("actions.{first} is already the tracker's '{}' control", control.name());
+            return refuse(format!("actions.{name}.turn"), message);
+        }
+    }
+    Ok(())
+}
+
 /// Every action's parameters.
 fn action_params(m: &Manifest) -> Result<(), Refusal> {
     m.actions.iter().try_for_each(|(name, a)| params(m, &format!("actions.{name}.params"), &a.params))
@@ -397,6 +410,7 @@ who = ["gm"]
             ),
             ("[pools.p]\nkinds = [\"w\", \"w\"]", "pools.p.kinds"),
             ("[actions.b]\nwho = [\"gm\", \"gm\"]", "actions.b.who"),
+            ("[actions.b]\nturn = \"next\"\n[actions.c]\nturn = \"next\"", "actions.c.turn"),
         ] {
             assert_eq!(refused_at(lie), field, "{lie}");
         }
