@@ -629,6 +629,8 @@ export type Acted = {
 /** A post to write, as the caller (the GM may write as `as`, a player). */
 export type PostRequest = {
   as?: string | null;
+  /** Fresh random bytes from the writer's device, mixed into the dice the post rolls as it is written (`[[2d6]]`, `/r 1d20`), as an action's are. */
+  entropy?: Entropy | null;
   text: string;
   character?: string | null;
   to?: string | null;

@@ -276,7 +276,7 @@ export class Store {
 
   /** Writes a post (as the viewer shown: the GM previewing a player writes as that player). */
   async say(draft: PostDraft): Promise<LogEntry> {
-    const entry = await this.call("say", { ...this.asParam(), ...draft });
+    const entry = await this.call("say", { ...this.asParam(), ...draft, entropy: freshEntropy() });
     this.refreshedTo = Math.max(this.refreshedTo, entry.seq);
     void this.refresh("update");
     return entry;

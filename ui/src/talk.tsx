@@ -134,6 +134,22 @@ export function PostText({ text, highlights = [], id }: { text: string; highligh
   );
 }
 
+/**
+ * A post's text with each inline roll (`[[2d6+1]]`) shown with what it rolled ("2d6+1 → 9"),
+ * in the order the engine rolled them, and highlights that pick those results out.
+ */
+export function inlineTotals(text: string, totals: number[]): { text: string; marks: Highlight[] } {
+  const marks: Highlight[] = [];
+  let k = 0;
+  const shown = text.replace(/\[\[([^\]]*)\]\]/g, (whole, expr: string) => {
+    if (k >= totals.length) return whole;
+    const piece = `${expr.trim()} → ${totals[k++]}`;
+    marks.push({ text: piece, cls: "inline-roll", title: "Rolled as the post was written" });
+    return piece;
+  });
+  return { text: shown, marks };
+}
+
 // ---------------------------------------------------------------- posts in log entries
 
 export type PostItem = Extract<LogItem, { type: "post" }>;

@@ -102,6 +102,10 @@ pub struct PostRequest {
     pub role: Option<String>,
     #[serde(flatten)]
     pub draft: PostDraft,
+    /// Fresh random bytes from the writer's device, mixed into the dice the post rolls as it is
+    /// written (`[[2d6]]`, `/r 1d20`), as an action's are.
+    #[serde(default)]
+    pub entropy: Option<Entropy>,
     /// The chat message a bridge took the post from, and its marks (never read from JSON).
     #[serde(skip)]
     #[schemars(skip)]
@@ -112,6 +116,11 @@ impl PostRequest {
     /// A post of this draft, as the caller.
     pub fn new(draft: PostDraft) -> PostRequest {
         PostRequest { draft, ..PostRequest::default() }
+    }
+
+    /// The entropy the post's rolls mix in: the writer's, else the chat message's.
+    pub fn entropy(&self) -> Option<Entropy> {
+        self.entropy.or_else(|| self.bridged.as_ref().map(|b| b.message.entropy()))
     }
 }
 

@@ -164,6 +164,52 @@ pub enum TalkError {
     Character(String),
     #[error("{0}")]
     Edit(String),
+    #[error("{0}")]
+    Roll(String),
+}
+
+/// The most dice one post may roll as it is written.
+pub const MAX_INLINE_ROLLS: usize = 10;
+
+/// The dice a post rolls as it is written, as players type them on Roll20: each `[[EXPR]]` in
+/// its text, or the rest of its first line after a leading `/r` or `/roll`. Each comes with the
+/// column (in characters, from 1) where its expression starts, for an error to point at. An
+/// unclosed `[[`, an empty expression and more than [`MAX_INLINE_ROLLS`] are refused.
+pub fn inline_rolls(text: &str) -> Result<Vec<(usize, String)>, TalkError> {
+    let refuse = |m: String| Err(TalkError::Roll(m));
+    let first = text.lines().next().unwrap_or("");
+    for command in ["/roll ", "/r "] {
+        if let Some(rest) = first.strip_prefix(command) {
+            let expr = rest.trim();
+            if expr.is_empty() {
+                return refuse(format!("'{}' needs dice to roll, as in '/r 1d20+2'", command.trim()));
+            }
+            let column = command.chars().count() + rest.chars().count() - rest.trim_start().chars().count() + 1;
+            return Ok(vec![(column, expr.to_string())]);
+        }
+    }
+    let mut out = Vec::new();
+    let mut rest = text;
+    let mut offset = 0;
+    while let Some(start) = rest.find("[[") {
+        let after = &rest[start + 2..];
+        let opened = text[..offset + start].chars().count() + 1;
+        let Some(end) = after.find("]]") else {
+            return refuse(format!("the inline roll at column {opened} is never closed with ']]'"));
+        };
+        let expr = after[..end].trim();
+        if expr.is_empty() {
+            return refuse(format!("the inline roll at column {opened} names no dice, as in '[[2d6+1]]'"));
+        }
+        let lead = after[..end].chars().take_while(|c| c.is_whitespace()).count();
+        out.push((opened + 2 + lead, expr.to_string()));
+        if out.len() > MAX_INLINE_ROLLS {
+            return refuse(format!("a post rolls at most {MAX_INLINE_ROLLS} inline rolls"));
+        }
+        offset += start + 2 + end + 2;
+        rest = &text[offset..];
+    }
+    Ok(out)
 }
 
 /// The text of a post as it is kept: trimmed, not empty, within bounds, and held to the one
@@ -222,5 +268,26 @@ mod tests {
         assert!(checked_text(&"x".repeat(MAX_POST_CHARS + 1)).is_err());
         assert_eq!(Audience::parse("Player:Bo").unwrap(), Audience::Player("Bo".into()));
         assert!(Audience::parse("bo").is_err());
+    }
+
+    #[test]
+    fn inline_rolls_are_read_as_roll20_players_type_them() {
+        let rolls = |t: &str| inline_rolls(t).unwrap();
+        assert_eq!(rolls("I swing [[1d20+5]] for [[ 2d6 ]]!"), vec![(11, "1d20+5".into()), (27, "2d6".into())]);
+        assert_eq!(rolls("/r 1d100\nfor the random table"), vec![(4, "1d100".into())]);
+        assert_eq!(rolls("/roll   4dF"), vec![(9, "4dF".into())]);
+        assert_eq!(rolls("Héllo [[1d6]]"), vec![(9, "1d6".into())], "columns count characters, not bytes");
+        assert!(rolls("no dice here, [just brackets] and /r later").is_empty());
+        for (text, says) in [
+            ("roll [[1d6", "column 6 is never closed"),
+            ("roll [[ ]] now", "column 6 names no dice"),
+            ("/r   ", "'/r' needs dice"),
+        ] {
+            let e = inline_rolls(text).unwrap_err().to_string();
+            assert!(e.contains(says), "{text:?}: expected '{says}' in: {e}");
+        }
+        let eleven = "[[1d6]] ".repeat(MAX_INLINE_ROLLS + 1);
+        assert!(inline_rolls(&eleven).unwrap_err().to_string().contains("at most 10"));
+        assert_eq!(inline_rolls(&"[[1d6]] ".repeat(MAX_INLINE_ROLLS)).unwrap().len(), MAX_INLINE_ROLLS);
     }
 }

@@ -19,7 +19,7 @@ import { ErrorBox } from "../ui/errors";
 import type { Change, LogEntry, LogItem, Manifest, View } from "../contract";
 import { fieldLabel, humanize, kindLabel, plural, roleName, show, time } from "../format";
 import type { Store } from "../store";
-import { audienceText, characterKinds, isPrivate, postOf, PostText, rolledTraits, type Highlight } from "../talk";
+import { audienceText, characterKinds, inlineTotals, isPrivate, postOf, PostText, rolledTraits, type Highlight } from "../talk";
 import { RollView, Vis } from "./dice";
 
 /** A log entry as shown: a post together with its edits (oldest first; the last is in force). */
@@ -549,6 +549,9 @@ function LogEntryView({ store, unit, view, manifest, labels, me, editable, searc
   const audience = post ? audienceText(post, entry.actor, me) : null;
   const traits: Highlight[] = rolledTraits(entry, manifest).map((t) => ({ text: t.name, cls: `trait-mark trait-${t.param}`, title: `${humanize(t.param)} trait` }));
   const details = <EntryDetails entry={entry} view={view} manifest={manifest} />;
+  // The dice a post rolled as it was written (`[[1d100]]`, `/r 1d20`), shown in its text and below it.
+  const inline = entry.kind === "post" ? entry.items.filter((i) => i.type === "roll") : [];
+  const shown = post ? inlineTotals(post.text, inline.map((i) => (i.type === "roll" ? i.roll.total : 0))) : null;
   const cls = ["log-entry", `kind-${entry.kind}`];
   if (entry.voided_by != null) cls.push("voided");
   if (post) cls.push("has-post");
@@ -566,8 +569,15 @@ function LogEntryView({ store, unit, view, manifest, labels, me, editable, searc
         (editing ? (
           <EditPost store={store} seq={entry.seq} text={post.text} onClose={() => setEditing(false)} />
         ) : (
-          <PostText text={post.text} highlights={[...traits, ...searchHit]} />
+          <PostText text={shown!.text} highlights={[...shown!.marks, ...traits, ...searchHit]} />
         ))}
+      {inline.length > 0 && (
+        <div class="inline-rolls" aria-label="Dice rolled in the post">
+          {inline.map((item, i) => (
+            <BodyItem key={i} item={item} view={view} />
+          ))}
+        </div>
+      )}
       {unit.versions.length > 1 && !editing && <EarlierWordings unit={unit} />}
       {entry.kind === "post" ? null : post ? (
         <section class="embedded-action" aria-label={title}>

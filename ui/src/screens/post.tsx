@@ -232,7 +232,7 @@ function PostText({
         }}
       />
       <span id="post-text-help" class="help">
-        **bold**, *italic*, &gt; quote · Ctrl+Enter sends
+        **bold**, *italic*, &gt; quote · [[2d6+1]] or /r 1d20 rolls · Ctrl+Enter sends
         {text.length > MAX_POST - 500 && ` ${MAX_POST - text.length} characters left.`}
       </span>
       {bad && error && <span class="field-error">{error.message}</span>}

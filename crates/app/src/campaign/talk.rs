@@ -8,6 +8,7 @@ use crate::chat::Bridged;
 use crate::request::PostRequest;
 use houserule_core::event::Body;
 use houserule_core::talk::{Post, TalkError};
+use houserule_core::tx::{RollOptions, TxError};
 
 fn talk_error(e: TalkError) -> CampaignError {
     let param = match &e {
@@ -15,6 +16,7 @@ fn talk_error(e: TalkError) -> CampaignError {
         TalkError::Audience(_) => "to",
         TalkError::Character(_) => "character",
         TalkError::Edit(_) => "post",
+        TalkError::Roll(_) => "text",
     };
     CampaignError::BadParam { param: param.into(), message: e.to_string() }
 }
@@ -32,10 +34,18 @@ impl Campaign {
     /// Writes the post `request` asks for as `author` (a bridge's message and marks are written
     /// with it). Returns its log entry as the author sees it, and who may read it besides the
     /// GM (none: everyone).
+    /// A post that rolls as it is written (`[[2d6+1]]`, `/r 1d20`) rolls from the campaign's
+    /// seed mixed with the request's entropy, each roll read by the people who read the post
+    /// and logged with it, so `verify` recomputes it like an action's.
     pub fn post(&mut self, author: &Role, request: &PostRequest) -> Result<(LogEntry, Option<Role>), CampaignError> {
         self.catch_up()?;
-        let (post, visibility, owner) = request.draft.post(author, &self.table).map_err(talk_error)?;
-        self.commit_post(author, (post, visibility, owner), request.bridged.as_ref())
+        let drafted = request.draft.post(author, &self.table).map_err(talk_error)?;
+        let rolls = houserule_core::talk::inline_rolls(&drafted.0.text).map_err(talk_error)?;
+        let dice = match rolls.is_empty() {
+            true => DiceSupply::Forced(Forced::new([])),
+            false => self.dice(None, request.entropy()).map_err(|e| CampaignError::Refused(e.to_string()))?,
+        };
+        self.commit_post(author, drafted, (&rolls, dice), request.bridged.as_ref())
     }
 
     /// Replaces the text of post `seq` by its author, while no action was taken since: a new
@@ -77,27 +87,36 @@ impl Campaign {
             return Err(refuse(format!("post #{seq} can no longer be edited: the table has moved on (action #{n})")));
         }
         let text = houserule_core::talk::checked_text(text).map_err(talk_error)?;
+        let rolled = |t: &str| houserule_core::talk::inline_rolls(t).map(|r| !r.is_empty()).unwrap_or(true);
+        if rolled(&old.text) || rolled(&text) {
+            return Err(refuse(format!(
+                "post #{seq} rolls dice as it is written, or its new wording would: a roll stays as it was rolled"
+            )));
+        }
         let post = Post { text, edits: Some(seq), ..old };
-        self.commit_post(author, (post, visibility, owner), None)
+        self.commit_post(author, (post, visibility, owner), (&[], DiceSupply::Forced(Forced::new([]))), None)
     }
 
     fn commit_post(
         &mut self,
         author: &Role,
         (post, visibility, owner): (Post, Visibility, Option<String>),
+        (rolls, dice): (&[(usize, String)], DiceSupply),
         bridged: Option<&Bridged>,
     ) -> Result<(LogEntry, Option<Role>), CampaignError> {
         let readers = readers(visibility, owner.as_deref());
-        let mut tx = Tx::new(
-            Table::clone(&self.table),
-            self.rules.manifest.clone(),
-            author.clone(),
-            None,
-            DiceSupply::Forced(Forced::new([])),
-        )
-        .with_caps(self.rules.limits.caps.clone());
-        tx.post(post, visibility, owner)
-            .map_err(|e| CampaignError::BadParam { param: "text".into(), message: e.to_string() })?;
+        let mut tx = Tx::new(Table::clone(&self.table), self.rules.manifest.clone(), author.clone(), None, dice)
+            .with_caps(self.rules.limits.caps.clone());
+        let bad_text = |message: String| CampaignError::BadParam { param: "text".into(), message };
+        tx.post(post, visibility, owner.clone()).map_err(|e| bad_text(e.to_string()))?;
+        for (column, expr) in rolls {
+            let options =
+                RollOptions { label: Some(expr.clone()), visibility, owner: owner.clone(), marks: vec![], typed: true };
+            tx.roll(expr, options).map_err(|e| match e {
+                TxError::Dice(d) => bad_text(format!("the dice at column {}: {}", column + d.column - 1, d.message)),
+                other => bad_text(format!("the dice at column {column}: {other}")),
+            })?;
+        }
         let staged = Staged { tx, result: Value::Null, log: vec![] };
         let (header, items) =
             self.commit(Append::new(EventKind::Post, Some(author.clone()), staged).bridged(bridged))?;
