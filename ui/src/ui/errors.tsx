@@ -10,6 +10,11 @@ export function splitRule(message: string): { rule: string | null; text: string 
   return match ? { rule: match[1], text: match[2] } : { rule: null, text: m };
 }
 
+/** A rule's name as a person writes it: "TARGET NUMBER" → "Target number", "MAD" → "Mad". */
+export function ruleLabel(rule: string): string {
+  return rule.charAt(0) + rule.slice(1).toLowerCase();
+}
+
 export function place(file: string, line?: number | null, column?: number | null): string {
   return `${file}${line ? `:${line}` : ""}${line && column ? `:${column}` : ""}`;
 }
@@ -40,7 +45,7 @@ export function ErrorBox({ error, title }: { error: ErrorReport; title?: string 
       <div class="notice refused" role="alert">
         <strong class="notice-title">{title ?? "The rules say no"}</strong>
         <p>
-          {rule && <span class="rule-name">{rule}</span>} {text}
+          {rule && <span class="rule-name">{ruleLabel(rule)}:</span>} {text}
         </p>
       </div>
     );
@@ -70,7 +75,7 @@ export function ErrorBox({ error, title }: { error: ErrorReport; title?: string 
     <div class={`notice ${error.code === "bad_param" ? "refused" : "failure"}`} role="alert">
       {title && <strong class="notice-title">{title}</strong>}
       <p>
-        {rule && <span class="rule-name">{rule}</span>} {text}
+        {rule && <span class="rule-name">{ruleLabel(rule)}:</span>} {text}
       </p>
     </div>
   );
