@@ -293,9 +293,13 @@ fn a_campaign_keeps_its_own_pinned_ruleset_and_says_so() {
     let d = tempfile::tempdir().unwrap();
     let old = d.path().join("plugins/generic");
     std::fs::create_dir_all(&old).unwrap();
-    for name in ["plugin.toml", "rules.rhai"] {
-        let text = std::fs::read_to_string(repo().join("plugins/generic").join(name)).unwrap();
-        std::fs::write(old.join(name), text.replace("version = \"1.0.0\"", "version = \"0.9.0\"")).unwrap();
+    for file in std::fs::read_dir(repo().join("plugins/generic")).unwrap() {
+        let path = file.unwrap().path();
+        if path.is_file() {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path.file_name().unwrap();
+            std::fs::write(old.join(name), text.replace("version = \"1.0.0\"", "version = \"0.9.0\"")).unwrap();
+        }
     }
     let f = d.path().join("old.houserule").display().to_string();
     let made = houserule_with(&["new", &f, "--ruleset", "generic"], &d.path().join("plugins"));
