@@ -159,7 +159,11 @@ proptest! {
         for item in t.items.iter().filter(|i| ann.sees(i.visibility, i.owner.as_deref())) {
             let json = serde_json::to_string(&item.body).unwrap();
             prop_assert!(!json.contains("\"pile\""), "ann sees the draw pile: {}", json);
-            if let Some(Body::Change { change: Change::Deck { part: DeckPart::Hand { holder, face_up: false, .. }, .. } }) = &item.body {
+            let hand = match &item.body {
+                Some(Body::Change { change: Change::Deck { part, .. } }) => Some(part),
+                _ => None,
+            };
+            if let Some(DeckPart::Hand { holder, face_up: false, .. }) = hand {
                 prop_assert_eq!(holder.as_str(), "mack", "ann sees another's face-down hand: {}", json);
             }
         }
