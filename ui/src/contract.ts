@@ -101,6 +101,8 @@ export type View = {
   typed_dice?: string[];
   /** The turn tracker, with only the participants the viewer may see. */
   turns?: TurnsView;
+  /** The decks of cards, as the viewer may see them (see [`crate::deck_view`]). */
+  decks?: DeckView[];
 };
 
 /** A pool as one viewer sees it. */
@@ -168,6 +170,31 @@ export type SeatView = {
   acted: boolean;
   /** Holds their turn. */
   held: boolean;
+};
+
+/** One deck, as a viewer sees it. */
+export type DeckView = {
+  name: string;
+  /** Every card of the deck, in the deck's own order. */
+  cards: string[];
+  /** How many cards are in the draw pile (its order is nobody's to see). */
+  pile: number;
+  /** The discard pile, oldest first. */
+  discard: string[];
+  /** The hands of the holders the viewer may see. */
+  hands: HandView[];
+};
+
+/** One holder's cards of a deck, as a viewer sees them. */
+export type HandView = {
+  /** The holder's entity id. */
+  holder: string;
+  /** The cards held face up. */
+  up: string[];
+  /** The cards held face down, when the viewer may see them (else empty). */
+  down: string[];
+  /** How many cards are held face down. */
+  down_count: number;
 };
 
 /** An action a viewer may take, as a form. */
@@ -485,6 +512,10 @@ export type Change = {
 } | {
   op: "turn";
   entity?: string | null;
+} | {
+  op: "deck";
+  deck: string;
+  part: DeckPart;
 };
 
 /** One entity on the table. */
@@ -525,6 +556,23 @@ export type Seat = {
   acted?: boolean;
   /** Holds (delays) their turn, to act later when they choose. */
   held?: boolean;
+};
+
+/** One change to a deck: each part is set whole, so the log is the state and undo is a diff. */
+export type DeckPart = {
+  part: "define";
+  cards?: string[] | null;
+} | {
+  part: "pile";
+  cards: string[];
+} | {
+  part: "discard";
+  cards: string[];
+} | {
+  part: "hand";
+  holder: string;
+  face_up: boolean;
+  cards: string[];
 };
 
 /** A post as the log keeps it. */

@@ -12,6 +12,8 @@
 pub mod action;
 pub mod caps;
 pub mod chance;
+pub mod deck;
+pub mod deck_view;
 pub mod dice;
 pub mod engine;
 pub mod entity;
@@ -35,6 +37,7 @@ pub mod text;
 pub mod traits;
 pub mod turns;
 pub mod tx;
+pub mod tx_deck;
 pub mod tx_turns;
 pub mod undo;
 pub mod view;

@@ -98,6 +98,7 @@ pub fn change(c: &Change) -> String {
         }
         Change::Turn { entity: Some(e) } => format!("{e}'s turn"),
         Change::Turn { entity: None } => "no one's turn".to_string(),
+        Change::Deck { deck, part } => part.render(deck),
     }
 }
 

@@ -5,6 +5,7 @@
 //! it; a transaction applies its changes to a working copy with the same function, which is why
 //! a committed action and a replayed log always agree.
 
+use crate::deck::{Deck, DeckError, DeckPart};
 use crate::entity::{Entity, Field};
 use crate::pool::{Counts, Pool, PoolRef};
 use crate::traits::{self, Trait};
@@ -49,6 +50,9 @@ pub struct Table {
     /// Left out while idle, so a table made before turns existed hashes as it always did.
     #[serde(default, skip_serializing_if = "Turns::is_idle")]
     pub turns: Turns,
+    /// Decks of cards by name (draw pile, discards, hands). Left out while there are none.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub decks: IndexMap<String, Deck>,
 }
 
 /// One change to the table.
@@ -142,6 +146,12 @@ pub enum Change {
     Turn {
         entity: Option<String>,
     },
+    /// Changes one part of a deck (its pile, its discards, a holder's hand), each seen by those
+    /// who may see that part.
+    Deck {
+        deck: String,
+        part: DeckPart,
+    },
 }
 
 /// A change that does not fit the table it is applied to.
@@ -162,6 +172,10 @@ pub enum TableError {
     Turn(#[from] TurnError),
     #[error("'{0}' has a place in the turn order: take it out of the order first")]
     Seated(String),
+    #[error("{0}")]
+    Deck(#[from] DeckError),
+    #[error("'{0}' holds cards: discard them first")]
+    HoldsCards(String),
 }
 
 impl Table {
@@ -253,6 +267,13 @@ impl Table {
                 (visibility.stricter(old), None)
             }
             Change::Seat { entity, .. } | Change::Turn { entity: Some(entity) } => of_entity(entity),
+            Change::Deck { part, .. } => {
+                let holder = match part {
+                    DeckPart::Hand { holder, .. } => self.entities.get(holder).map(|e| (e.visibility, e.owner.clone())),
+                    _ => None,
+                };
+                part.visibility(holder)
+            }
             Change::Round { .. }
             | Change::Setting { .. }
             | Change::Rules { .. }
@@ -274,6 +295,9 @@ impl Table {
             Change::Remove { id } => {
                 if self.turns.seats.contains_key(id) {
                     return Err(TableError::Seated(id.clone()));
+                }
+                if self.decks.values().any(|d| d.holds(id)) {
+                    return Err(TableError::HoldsCards(id.clone()));
                 }
                 self.entities.shift_remove(id).ok_or_else(|| TableError::NoEntity(id.clone()))?;
             }
@@ -358,6 +382,7 @@ impl Table {
                 self.turns.seat(entity, seat.as_ref())?;
             }
             Change::Turn { entity } => self.turns.set_current(entity.as_deref())?,
+            Change::Deck { deck, part } => crate::deck::apply(&mut self.decks, deck, part)?,
         }
         Ok(())
     }

@@ -245,6 +245,7 @@ impl Tx {
                     .unwrap_or_else(|| pool.name.replace('_', " "));
                 Some(format!("{name} changed"))
             }
+            Change::Deck { deck, part } => part.label(deck),
             _ => None,
         }
     }

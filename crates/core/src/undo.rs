@@ -10,16 +10,21 @@
 //! Guarantee: applying the changes to `now`, in order, gives a table equal to `then` in every
 //! part but those three (`restore_is_exact` and the app's property test hold it to that).
 
+use crate::deck::{Deck, DeckPart};
 use crate::entity::Entity;
 use crate::pool::PoolRef;
 use crate::table::{Change, Table};
 use crate::turns::Turns;
+use indexmap::IndexMap;
 use serde_json::Value;
 
 /// The changes that turn `now` back into `then` (but for the dice counter, rules and permissions).
 pub fn restore(now: &Table, then: &Table) -> Vec<Change> {
     // Places in the turn order go before their entities may; they come back after.
     let (mut out, turns_after) = turns(&now.turns, &then.turns);
+    // Hands are emptied before their holders may go; decks are laid back after entities return.
+    let (decks_before, decks_after) = decks(&now.decks, &then.decks);
+    out.extend(decks_before);
     // Entities the undone actions made go; ones they removed come back whole.
     for id in now.entities.keys().filter(|id| !then.entities.contains_key(*id)) {
         out.push(Change::Remove { id: id.clone() });
@@ -63,7 +68,51 @@ pub fn restore(now: &Table, then: &Table) -> Vec<Change> {
         out.push(Change::Round { round: then.round });
     }
     out.extend(turns_after);
+    out.extend(decks_after);
     out
+}
+
+/// The changes that turn the decks `now` back into `then`: hands emptied and decks put away
+/// first, then decks made again and every part that differs set back.
+fn decks(now: &IndexMap<String, Deck>, then: &IndexMap<String, Deck>) -> (Vec<Change>, Vec<Change>) {
+    let (mut before, mut after) = (vec![], vec![]);
+    let change = |deck: &str, part| Change::Deck { deck: deck.to_string(), part };
+    for (name, d) in now {
+        let kept = then.get(name).filter(|t| t.cards == d.cards);
+        for (face_up, hands) in [(true, &d.up), (false, &d.down)] {
+            for (holder, cards) in hands {
+                let was = kept.map(|t| t.hand(holder, face_up)).unwrap_or(&[]);
+                if cards.as_slice() != was {
+                    before.push(change(name, DeckPart::Hand { holder: holder.clone(), face_up, cards: Vec::new() }));
+                }
+            }
+        }
+        if kept.is_none() {
+            before.push(change(name, DeckPart::Define { cards: None }));
+        }
+    }
+    for (name, t) in then {
+        let d = now.get(name).filter(|d| d.cards == t.cards);
+        if d.is_none() {
+            after.push(change(name, DeckPart::Define { cards: Some(t.cards.clone()) }));
+        }
+        let fresh = Deck { pile: t.cards.clone(), ..Deck::default() };
+        let d = d.unwrap_or(&fresh);
+        if d.pile != t.pile {
+            after.push(change(name, DeckPart::Pile { cards: t.pile.clone() }));
+        }
+        if d.discard != t.discard {
+            after.push(change(name, DeckPart::Discard { cards: t.discard.clone() }));
+        }
+        for (face_up, hands) in [(true, &t.up), (false, &t.down)] {
+            for (holder, cards) in hands {
+                if d.hand(holder, face_up) != cards.as_slice() {
+                    after.push(change(name, DeckPart::Hand { holder: holder.clone(), face_up, cards: cards.clone() }));
+                }
+            }
+        }
+    }
+    (before, after)
 }
 
 /// The changes that turn tracker `now` back into `then`: those to make before entities are

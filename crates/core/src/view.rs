@@ -89,6 +89,9 @@ pub struct View {
     /// The turn tracker, with only the participants the viewer may see.
     #[serde(default)]
     pub turns: TurnsView,
+    /// The decks of cards, as the viewer may see them (see [`crate::deck_view`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decks: Vec<crate::deck_view::DeckView>,
 }
 
 /// One participant in the turn order, as a viewer sees it.
@@ -196,6 +199,7 @@ pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
             .collect(),
         typed_dice: table.typed_dice.iter().cloned().collect(),
         turns: turns_view(table, role),
+        decks: crate::deck_view::decks_view(table, role),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Engine integration tests: one binary, one module per concern.
 
+mod cards;
 mod checked;
 mod form_odds;
 mod forms;

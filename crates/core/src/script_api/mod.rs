@@ -7,9 +7,10 @@
 //! write editor definition files for homebrewers.
 //!
 //! The methods are grouped by concept: [`info`] (who acts, settings, rounds, narration),
-//! [`entities`] (entities, fields, variables, traits), [`pools`], [`rolls`] and [`turns`] (the
-//! turn tracker).
+//! [`entities`] (entities, fields, variables, traits), [`pools`], [`rolls`], [`turns`] (the
+//! turn tracker) and [`cards`] (decks).
 
+mod cards;
 mod entities;
 mod info;
 mod pools;
@@ -118,6 +119,7 @@ pub fn register(engine: &mut Engine) {
     pools::register(engine);
     rolls::register(engine);
     turns::register(engine);
+    cards::register(engine);
 }
 
 /// Writes Rhai definition files (`*.d.rhai`) for the whole host API and the standard library
