@@ -89,6 +89,9 @@ pub struct View {
     /// The turn tracker, with only the participants the viewer may see.
     #[serde(default)]
     pub turns: TurnsView,
+    /// The scenes the viewer may see (a player: the one shown, with only the tokens they may see).
+    #[serde(default)]
+    pub scenes: Vec<crate::view_scene::SceneView>,
 }
 
 /// One participant in the turn order, as a viewer sees it.
@@ -196,6 +199,7 @@ pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
             .collect(),
         typed_dice: table.typed_dice.iter().cloned().collect(),
         turns: turns_view(table, role),
+        scenes: crate::view_scene::scenes_view(table, role),
     }
 }
 

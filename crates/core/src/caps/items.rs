@@ -20,7 +20,7 @@ fn text_of(what: &str, text: &str, lines: Lines) -> Result<(), CapError> {
     text::check(text, lines).map_err(|e| CapError { what: what.to_string(), detail: e.to_string() })
 }
 
-fn name(what: &str, text: &str) -> Result<(), CapError> {
+pub(crate) fn name(what: &str, text: &str) -> Result<(), CapError> {
     text_of(what, text, Lines::One)
 }
 
@@ -184,6 +184,12 @@ fn change_names(change: &Change) -> Result<(), CapError> {
         Change::TypedDice { player, .. } => name("a player", player),
         Change::Seat { entity, .. } | Change::Turn { entity: Some(entity) } => name("an entity's id", entity),
         Change::Round { .. } | Change::Encounter { .. } | Change::Turn { entity: None } => Ok(()),
+        Change::Scene { .. }
+        | Change::ShowScene { .. }
+        | Change::Token { .. }
+        | Change::Moved { .. }
+        | Change::Moves { .. }
+        | Change::Fog { .. } => super::scene::change(change),
     }
 }
 
