@@ -137,6 +137,21 @@ impl Tx {
         Err(rule(format!("{p} may move only their own tokens (the GM may allow more)")))
     }
 
+    /// What the rules are told of a move: `token`, `entity` (\"\" for a marker), `round`, `path`
+    /// (cells as `[x, y]`), `length` in the scene's unit and whether it was `straight`.
+    pub fn move_facts(&self, m: &Move) -> Result<serde_json::Value, TxError> {
+        let (scene, token) = self.token(&m.token)?;
+        let grid = &self.scene(&scene)?.head.grid;
+        Ok(serde_json::json!({
+            "token": m.token,
+            "entity": token.entity.unwrap_or_default(),
+            "round": m.round,
+            "path": m.path.iter().map(|c| [c.0, c.1]).collect::<Vec<_>>(),
+            "length": grid.path_length(&m.path),
+            "straight": grid.is_straight(&m.path),
+        }))
+    }
+
     /// Moves a token along a path whose first cell is where it stands; records the move for
     /// this round. Returns the move.
     pub fn move_token(&mut self, id: &str, path: Vec<Cell>) -> Result<Move, TxError> {

@@ -36,6 +36,13 @@ pub struct TypedDice {
     pub allowed: bool,
 }
 
+/// A token's move: its id and its path of cells, the first where it stands.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MoveToken {
+    pub token: String,
+    pub path: Vec<houserule_core::scene::grid::Cell>,
+}
+
 /// How far back an undo goes: with no `to`, the latest action not yet undone.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct UndoTo {

@@ -15,6 +15,7 @@ mod odds_truth;
 mod random_play;
 mod redaction;
 mod sandboxed;
+mod scene;
 mod support;
 mod talk;
 mod tampering;

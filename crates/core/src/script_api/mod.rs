@@ -15,6 +15,7 @@ mod info;
 mod pools;
 pub mod reference;
 mod rolls;
+mod scene;
 mod turns;
 
 use crate::caps::Caps;
@@ -118,6 +119,7 @@ pub fn register(engine: &mut Engine) {
     pools::register(engine);
     rolls::register(engine);
     turns::register(engine);
+    scene::register(engine);
 }
 
 /// Writes Rhai definition files (`*.d.rhai`) for the whole host API and the standard library

@@ -1,7 +1,7 @@
 //! The host API reference, generated from the registered functions themselves (their
 //! signatures and doc comments), so the documentation cannot drift from the code.
 
-use super::{entities, info, pools, rolls, turns, Handle};
+use super::{entities, info, pools, rolls, scene, turns, Handle};
 use rhai::Engine;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -14,6 +14,7 @@ const SECTIONS: &[(&str, &str, Register)] = &[
     ("Token pools", "pools", pools::register),
     ("Dice", "rolls", rolls::register),
     ("Turn order", "turns", turns::register),
+    ("The map", "scene", scene::register),
 ];
 
 fn metadata(engine: &Engine) -> Vec<Value> {
