@@ -103,6 +103,8 @@ export type View = {
   turns?: TurnsView;
   /** The decks of cards, as the viewer may see them (see [`crate::deck_view`]). */
   decks?: DeckView[];
+  /** The scenes the viewer may see (a player: the one shown, with only the tokens they may see). */
+  scenes?: SceneView[];
 };
 
 /** A pool as one viewer sees it. */
@@ -195,6 +197,85 @@ export type HandView = {
   down: string[];
   /** How many cards are held face down. */
   down_count: number;
+};
+
+/** A scene as a viewer sees it. */
+export type SceneView = {
+  id: string;
+  name: string;
+  grid: Grid;
+  /** The background image (the GM's view only). */
+  background?: Background | null;
+  /** The key of the background as this viewer may see it, fog blacked out (a player's view of a scene with a background): changes whenever the map or the fog does. */
+  map_key?: string | null;
+  /** The fog and its revealed areas. */
+  fog: Fog;
+  /** The tokens the viewer may see, in the order they were placed. */
+  tokens: TokenView[];
+  /** The scene shown to the players. */
+  shown: boolean;
+  /** Players may move any token they see. */
+  players_move_any: boolean;
+};
+
+/** A scene's grid. */
+export type Grid = {
+  kind: GridKind;
+  /** A cell's size in background pixels (a square's side; a hex's width, flat side to flat side). */
+  size: number;
+  unit: Unit;
+  measure: Measure;
+};
+
+/** The shape of the cells. */
+export type GridKind = "square" | "hex";
+
+/** What one cell stands for: `1 inch`, `1 area`, `5 ft`. */
+export type Unit = {
+  /** The unit's name (`inch`, `area`, `ft`). */
+  name: string;
+  /** How many of the unit one cell is. */
+  per_cell: number;
+};
+
+/** How distance is counted on a square grid (a hex grid always counts hex steps). */
+export type Measure = "chebyshev" | "alternate" | "euclid";
+
+/** A scene's background image: the digest of the stored image and its size in pixels. */
+export type Background = {
+  /** The image's digest (hex SHA-256), as the campaign file stores it. */
+  digest: string;
+  width: number;
+  height: number;
+};
+
+/** A scene's fog. */
+export type Fog = {
+  /** The map is fogged (everything not revealed is hidden from players). */
+  on?: boolean;
+  /** Revealed cells. */
+  cells?: Cell[];
+  /** Revealed polygons, each a list of corners in grid units. */
+  polygons?: [number, number][][];
+};
+
+/** A cell: (column, row) on a square grid, axial (q, r) on a hex grid. */
+export type Cell = [number, number];
+
+/** A token as a viewer sees it. */
+export type TokenView = {
+  id: string;
+  /** The entity it stands for. */
+  entity?: string | null;
+  /** What to call it: the entity's name, or a free marker's label. */
+  name: string;
+  /** The player who owns its entity. */
+  owner?: string | null;
+  cell: Cell;
+  size: number;
+  image?: string | null;
+  /** Hidden from the players (only the GM, and the token's owner, see it). */
+  hidden: boolean;
 };
 
 /** An action a viewer may take, as a form. */
@@ -516,6 +597,32 @@ export type Change = {
   op: "deck";
   deck: string;
   part: DeckPart;
+} | {
+  op: "scene";
+  scene: string;
+  head?: SceneHead | null;
+} | {
+  op: "show_scene";
+  scene?: string | null;
+} | {
+  op: "token";
+  scene: string;
+  id: string;
+  token?: Token | null;
+} | {
+  op: "moved";
+  scene: string;
+  token: string;
+  round: number;
+  path: Cell[];
+} | {
+  op: "moves";
+  scene: string;
+  moves: Move[];
+} | {
+  op: "fog";
+  scene: string;
+  fog: Fog;
 };
 
 /** One entity on the table. */
@@ -573,6 +680,38 @@ export type DeckPart = {
   holder: string;
   face_up: boolean;
   cards: string[];
+};
+
+/** What the GM sets on a scene as a whole. */
+export type SceneHead = {
+  name: string;
+  background?: Background | null;
+  grid: Grid;
+  /** Every player may move every token they may see (not only their own). */
+  players_move_any?: boolean;
+};
+
+/** A token on a scene. */
+export type Token = {
+  /** The entity it stands for; none for a free marker. */
+  entity?: string | null;
+  /** A free marker's label (a token of an entity shows the entity's name). */
+  label?: string | null;
+  /** The cell of its top-left corner (its only cell when its size is 1). */
+  cell: Cell;
+  /** How many cells it spans across (and down). */
+  size?: number;
+  /** The digest of its image, if it has its own. */
+  image?: string | null;
+  /** Hidden by the GM: no player sees it (but its owner). */
+  hidden?: boolean;
+};
+
+/** One move a token made: its path (the first cell where it stood) and the round it was in. */
+export type Move = {
+  token: string;
+  round: number;
+  path: Cell[];
 };
 
 /** A post as the log keeps it. */
@@ -739,6 +878,76 @@ export type TypedDice = {
   allowed: boolean;
 };
 
+/** One thing the GM does to the scenes. */
+export type SceneOp = {
+  op: "create";
+  id: string;
+  name: string;
+  grid?: Grid | null;
+  background?: Background | null;
+} | {
+  op: "update";
+  id: string;
+  name?: string | null;
+  grid?: Grid | null;
+  background?: Background | null;
+  players_move_any?: boolean | null;
+} | {
+  op: "remove";
+  id: string;
+} | {
+  op: "show";
+  id?: string | null;
+} | {
+  op: "place";
+  scene: string;
+  id: string;
+  entity?: string | null;
+  label?: string | null;
+  cell: Cell;
+  size?: number | null;
+  image?: string | null;
+  hidden?: boolean;
+} | {
+  op: "token";
+  id: string;
+  hidden?: boolean | null;
+  entity?: string | null;
+  size?: number | null;
+  image?: string | null;
+} | {
+  op: "remove_token";
+  id: string;
+} | {
+  op: "fog";
+  scene: string;
+  on?: boolean | null;
+  reveal?: Cell[];
+  cover?: Cell[];
+  polygon?: [number, number][] | null;
+  cover_all?: boolean;
+};
+
+/** A token's move: its id and its path of cells, the first where it stands. */
+export type MoveToken = {
+  token: string;
+  path: Cell[];
+};
+
+/** A path to measure on a grid (the ruler). */
+export type MeasurePath = {
+  grid: Grid;
+  path: Cell[];
+};
+
+/** A measured path: its length in cells and in the grid's unit, and whether it runs straight. */
+export type Measured = {
+  cells: number;
+  length: number;
+  unit: string;
+  straight: boolean;
+};
+
 /** A player, by name. */
 export type PlayerName = {
   player: string;
@@ -890,6 +1099,8 @@ export type Manifest = {
   pools?: Record<string, PoolSpec>;
   actions?: Record<string, ActionSpec>;
   hooks?: Hooks;
+  /** The grid a new scene gets, and how the rules measure distance on it. */
+  scene?: SceneDefaults;
 };
 
 /** An entity kind the ruleset puts on the table. */
@@ -966,8 +1177,22 @@ export type Hooks = {
   turn_start?: string | null;
   /** `fn(t, id)` when a participant's turn in the turn tracker ends. */
   turn_end?: string | null;
+  /** `fn(t, m)` after a token moves by a `move` call (not a script's `t.move_token`), in the same transaction: `m` is the move (`token`, `entity`, `path`, `length`, `straight`); throw to refuse it, and nothing is committed. */
+  move?: string | null;
   /** Moments of play the ruleset's own scripts call a function at (a turn starting, a challenge ending …), for house rules to hook into: each the name of a function the ruleset defines and calls (usually with an empty body), or a name ending in `*` for a family the ruleset calls by name (`knack_*`: a function for every Knack). */
   moments?: string[];
+};
+
+/** A ruleset's `[scene]` table: the grid a new scene starts with (the GM may change it). */
+export type SceneDefaults = {
+  /** `square` or `hex`. */
+  grid?: GridKind;
+  /** On a square grid: `chebyshev` (every diagonal 1), `alternate` (1-2-1) or `euclid`. */
+  measure?: Measure;
+  /** The unit one cell stands for (`inch`, `area`, `ft`). */
+  unit?: string;
+  /** How many of the unit one cell is. */
+  per_cell?: number;
 };
 
 /** The campaign's house rules, and the ruleset scripts they may replace functions of. */
@@ -1218,6 +1443,12 @@ export interface Calls {
   correct: { params: Correct; result: LogEntry };
   /** Lets a player type in their own dice over the network, or stops it (a public event). */
   allow_typed_dice: { params: TypedDice; result: LogEntry };
+  /** Prepares the scenes: makes, changes, shows or removes a scene; places, changes, hides or removes a token; turns fog on or off, reveals or covers cells or a polygon. Told to the GM only; undone like an action. */
+  scene: { params: SceneOp; result: LogEntry };
+  /** Moves a token along a path of cells (the first where it stands): the GM any token, a player their own (or any they see where the scene allows); the rules' move hook may refuse it, and then nothing is kept. */
+  move: { params: MoveToken; result: LogEntry };
+  /** Measures a path on a grid as the rules do (the ruler): its length in cells and in the grid's unit, and whether it runs straight. Reads nothing of the table. */
+  measure: { params: MeasurePath; result: Measured };
   /** Makes a player's join link (shown once; replaces the player's older link). */
   invite: { params: PlayerName; result: NewInvite };
   /** The players with a join link, and when each was made and last used. */

@@ -246,8 +246,35 @@ impl Rules {
         calls: &[Call],
         dice: &DiceSupply,
     ) -> Result<StagedReply, ActError> {
+        self.stage_on(id, table, false, role, action, calls, dice)
+    }
+
+    /// As [`Rules::stage`], over `table` sent whole whatever the worker holds: a table that is
+    /// the campaign's table `id` with changes made here already (a token moved before its hook).
+    pub fn stage_over(
+        &self,
+        id: TableId,
+        table: &Table,
+        role: &Role,
+        calls: &[Call],
+        dice: &DiceSupply,
+    ) -> Result<StagedReply, ActError> {
+        self.stage_on(id, table, true, role, None, calls, dice)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn stage_on(
+        &self,
+        id: TableId,
+        table: &Table,
+        send: bool,
+        role: &Role,
+        action: Option<(&str, &Map<String, Value>)>,
+        calls: &[Call],
+        dice: &DiceSupply,
+    ) -> Result<StagedReply, ActError> {
         let mut slot = self.slot.lock().unwrap_or_else(|p| p.into_inner());
-        let mut given = !(slot.current == Some(id) || slot.pending == Some(id));
+        let mut given = send || !(slot.current == Some(id) || slot.pending == Some(id));
         loop {
             let base = if given { Base::Given(id, Box::new(table.clone())) } else { Base::Known(id) };
             let request = Request::Stage {

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub mod items;
+pub mod scene;
 
 /// The bounds. The defaults leave room for any ruleset's bookkeeping and none for a flood.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

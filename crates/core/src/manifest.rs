@@ -52,6 +52,53 @@ pub struct Manifest {
     pub actions: IndexMap<String, ActionSpec>,
     #[serde(default)]
     pub hooks: Hooks,
+    /// The grid a new scene gets, and how the rules measure distance on it.
+    #[serde(default, skip_serializing_if = "SceneDefaults::is_default")]
+    pub scene: SceneDefaults,
+}
+
+/// A ruleset's `[scene]` table: the grid a new scene starts with (the GM may change it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SceneDefaults {
+    /// `square` or `hex`.
+    #[serde(default)]
+    pub grid: crate::scene::grid::GridKind,
+    /// On a square grid: `chebyshev` (every diagonal 1), `alternate` (1-2-1) or `euclid`.
+    #[serde(default)]
+    pub measure: crate::scene::grid::Measure,
+    /// The unit one cell stands for (`inch`, `area`, `ft`).
+    #[serde(default = "default_unit")]
+    pub unit: String,
+    /// How many of the unit one cell is.
+    #[serde(default = "default_per_cell")]
+    pub per_cell: f64,
+}
+
+fn default_unit() -> String {
+    "ft".into()
+}
+
+fn default_per_cell() -> f64 {
+    5.0
+}
+
+impl Default for SceneDefaults {
+    fn default() -> SceneDefaults {
+        SceneDefaults { grid: Default::default(), measure: Default::default(), unit: default_unit(), per_cell: 5.0 }
+    }
+}
+
+impl SceneDefaults {
+    fn is_default(&self) -> bool {
+        *self == SceneDefaults::default()
+    }
+
+    /// The grid a new scene starts with.
+    pub fn grid(&self) -> crate::scene::grid::Grid {
+        let unit = crate::scene::grid::Unit { name: self.unit.clone(), per_cell: self.per_cell };
+        crate::scene::grid::Grid { kind: self.grid, measure: self.measure, unit, ..Default::default() }
+    }
 }
 
 /// The type of a setting.
@@ -366,6 +413,11 @@ pub struct Hooks {
     /// `fn(t, id)` when a participant's turn in the turn tracker ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_end: Option<String>,
+    /// `fn(t, m)` after a token moves by a `move` call (not a script's `t.move_token`), in the same
+    /// transaction: `m` is the move (`token`, `entity`, `path`, `length`, `straight`); throw to
+    /// refuse it, and nothing is committed.
+    #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+    pub on_move: Option<String>,
     /// Moments of play the ruleset's own scripts call a function at (a turn starting, a
     /// challenge ending …), for house rules to hook into: each the name of a function the
     /// ruleset defines and calls (usually with an empty body), or a name ending in `*` for a
@@ -395,6 +447,9 @@ impl Hooks {
         }
         if let Some(f) = &self.turn_end {
             out.push(("turn_end", f.as_str(), 2));
+        }
+        if let Some(f) = &self.on_move {
+            out.push(("move", f.as_str(), 2));
         }
         out
     }

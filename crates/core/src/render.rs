@@ -99,6 +99,19 @@ pub fn change(c: &Change) -> String {
         Change::Turn { entity: Some(e) } => format!("{e}'s turn"),
         Change::Turn { entity: None } => "no one's turn".to_string(),
         Change::Deck { deck, part } => part.render(deck),
+        Change::Scene { scene, head: Some(h) } => format!("scene {scene}: {}", h.name),
+        Change::Scene { scene, head: None } => format!("scene {scene} removed"),
+        Change::ShowScene { scene: Some(s) } => format!("scene {s} shown to the players"),
+        Change::ShowScene { scene: None } => "no scene shown to the players".to_string(),
+        Change::Token { id, token: Some(t), .. } => {
+            let hidden = if t.hidden { " (hidden)" } else { "" };
+            format!("token {id} at {},{}{hidden}", t.cell.0, t.cell.1)
+        }
+        Change::Token { id, token: None, .. } => format!("token {id} removed"),
+        Change::Moved { token, path, .. } => format!("token {token} moves {} step(s)", path.len().saturating_sub(1)),
+        Change::Moves { scene, .. } => format!("moves on scene {scene} set back"),
+        Change::Fog { scene, fog } if fog.on => format!("fog on scene {scene}"),
+        Change::Fog { scene, .. } => format!("no fog on scene {scene}"),
     }
 }
 

@@ -8,6 +8,9 @@
 use crate::deck::{Deck, DeckError, DeckPart};
 use crate::entity::{Entity, Field};
 use crate::pool::{Counts, Pool, PoolRef};
+use crate::scene::fog::Fog;
+use crate::scene::grid::Cell;
+use crate::scene::{Move, Scene, SceneHead, Scenes, Token};
 use crate::traits::{self, Trait};
 use crate::turns::{Seat, TurnError, Turns};
 use crate::visibility::Visibility;
@@ -53,6 +56,10 @@ pub struct Table {
     /// Decks of cards by name (draw pile, discards, hands). Left out while there are none.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub decks: IndexMap<String, Deck>,
+    /// The scenes the GM prepared and the one shown to players. Left out while there are none,
+    /// so a table made before scenes existed hashes as it always did.
+    #[serde(default, skip_serializing_if = "Scenes::is_empty")]
+    pub scenes: Scenes,
 }
 
 /// One change to the table.
@@ -152,6 +159,41 @@ pub enum Change {
         deck: String,
         part: DeckPart,
     },
+    /// Makes a scene or sets what it is (name, background, grid); with no head, removes it and
+    /// its tokens. Seen by the GM only (players see the shown scene through the view).
+    Scene {
+        scene: String,
+        head: Option<SceneHead>,
+    },
+    /// Shows a scene to the players, or none. GM only, as above.
+    ShowScene {
+        scene: Option<String>,
+    },
+    /// Places or changes a token, or with none removes it. Seen as its entity is, unless the
+    /// token is hidden, fogged or on a scene players do not see: then by the GM only.
+    Token {
+        scene: String,
+        id: String,
+        token: Option<Token>,
+    },
+    /// A token moved along this path (its first cell where it stood) in this round: recorded for
+    /// the rules, which measure a round's moves. Seen as the token's changes are.
+    Moved {
+        scene: String,
+        token: String,
+        round: u64,
+        path: Vec<Cell>,
+    },
+    /// Sets a scene's record of moves back (an undo). GM only.
+    Moves {
+        scene: String,
+        moves: Vec<Move>,
+    },
+    /// Sets a scene's fog. GM only.
+    Fog {
+        scene: String,
+        fog: Fog,
+    },
 }
 
 /// A change that does not fit the table it is applied to.
@@ -176,6 +218,14 @@ pub enum TableError {
     Deck(#[from] DeckError),
     #[error("'{0}' holds cards: discard them first")]
     HoldsCards(String),
+    #[error("'{0}' has a token ('{1}') on a scene: remove the token first")]
+    OnScene(String, String),
+    #[error("there is no scene '{0}'")]
+    NoScene(String),
+    #[error("there is no token '{0}'")]
+    NoToken(String),
+    #[error("a token '{0}' already exists")]
+    TokenExists(String),
 }
 
 impl Table {
@@ -280,7 +330,86 @@ impl Table {
             | Change::TypedDice { .. }
             | Change::Encounter { .. }
             | Change::Turn { entity: None } => (Visibility::Public, None),
+            Change::Token { scene, id, token } => self.token_visibility(scene, id, token.as_ref()),
+            Change::Moved { scene, token, .. } => self.token_visibility(scene, token, None),
+            Change::Scene { .. } | Change::ShowScene { .. } | Change::Moves { .. } | Change::Fog { .. } => {
+                (Visibility::Gm, None)
+            }
         }
+    }
+
+    /// Who may learn of a change to a token: the GM only when the token is (or becomes) hidden,
+    /// when its scene is fogged or not shown to players; otherwise those who may see its entity
+    /// (everyone, for a free marker).
+    fn token_visibility(&self, scene: &str, id: &str, new: Option<&Token>) -> (Visibility, Option<String>) {
+        let gm = (Visibility::Gm, None);
+        let Some(s) = self.scenes.scenes.get(scene) else { return gm };
+        if self.scenes.shown.as_deref() != Some(scene) || s.fog.on {
+            return gm;
+        }
+        let old = s.tokens.get(id);
+        if old.into_iter().chain(new).any(|t| t.hidden) {
+            return gm;
+        }
+        match old.or(new).and_then(|t| t.entity.as_deref()) {
+            Some(e) => match self.entities.get(e) {
+                Some(e) => (e.visibility, e.owner.clone()),
+                None => gm,
+            },
+            None => (Visibility::Public, None),
+        }
+    }
+
+    fn scene_mut(&mut self, id: &str) -> Result<&mut Scene, TableError> {
+        self.scenes.scenes.get_mut(id).ok_or_else(|| TableError::NoScene(id.to_string()))
+    }
+
+    fn apply_scene(&mut self, change: &Change) -> Result<(), TableError> {
+        match change {
+            Change::Scene { scene, head: Some(head) } => match self.scenes.scenes.get_mut(scene) {
+                Some(s) => s.head = head.clone(),
+                None => {
+                    self.scenes.scenes.insert(scene.clone(), Scene::new(head.clone()));
+                }
+            },
+            Change::Scene { scene, head: None } => {
+                self.scenes.scenes.shift_remove(scene).ok_or_else(|| TableError::NoScene(scene.clone()))?;
+                if self.scenes.shown.as_deref() == Some(scene) {
+                    self.scenes.shown = None;
+                }
+            }
+            Change::ShowScene { scene } => {
+                if let Some(id) = scene {
+                    self.scene_mut(id)?;
+                }
+                self.scenes.shown = scene.clone();
+            }
+            Change::Token { scene, id, token: Some(t) } => {
+                if let Some((other, _, _)) = self.scenes.find_token(id) {
+                    if other != scene {
+                        return Err(TableError::TokenExists(id.clone()));
+                    }
+                }
+                if let Some(e) = &t.entity {
+                    self.entity(e)?;
+                }
+                self.scene_mut(scene)?.tokens.insert(id.clone(), t.clone());
+            }
+            Change::Token { scene, id, token: None } => {
+                self.scene_mut(scene)?.tokens.shift_remove(id).ok_or_else(|| TableError::NoToken(id.clone()))?;
+            }
+            Change::Moved { scene, token, round, path } => {
+                let s = self.scene_mut(scene)?;
+                if !s.tokens.contains_key(token) {
+                    return Err(TableError::NoToken(token.clone()));
+                }
+                s.record(Move { token: token.clone(), round: *round, path: path.clone() });
+            }
+            Change::Moves { scene, moves } => self.scene_mut(scene)?.moves = moves.clone(),
+            Change::Fog { scene, fog } => self.scene_mut(scene)?.fog = fog.clone(),
+            _ => unreachable!("apply_scene is given scene changes only"),
+        }
+        Ok(())
     }
 
     /// Applies one change, or refuses it without modifying anything.
@@ -298,6 +427,9 @@ impl Table {
                 }
                 if self.decks.values().any(|d| d.holds(id)) {
                     return Err(TableError::HoldsCards(id.clone()));
+                }
+                if let Some((_, tok)) = self.scenes.token_of(id) {
+                    return Err(TableError::OnScene(id.clone(), tok.to_string()));
                 }
                 self.entities.shift_remove(id).ok_or_else(|| TableError::NoEntity(id.clone()))?;
             }
@@ -383,6 +515,12 @@ impl Table {
             }
             Change::Turn { entity } => self.turns.set_current(entity.as_deref())?,
             Change::Deck { deck, part } => crate::deck::apply(&mut self.decks, deck, part)?,
+            Change::Scene { .. }
+            | Change::ShowScene { .. }
+            | Change::Token { .. }
+            | Change::Moved { .. }
+            | Change::Moves { .. }
+            | Change::Fog { .. } => self.apply_scene(change)?,
         }
         Ok(())
     }

@@ -13,6 +13,8 @@
 use crate::deck::{Deck, DeckPart};
 use crate::entity::Entity;
 use crate::pool::PoolRef;
+use crate::scene::fog::Fog;
+use crate::scene::Scenes;
 use crate::table::{Change, Table};
 use crate::turns::Turns;
 use indexmap::IndexMap;
@@ -25,6 +27,9 @@ pub fn restore(now: &Table, then: &Table) -> Vec<Change> {
     // Hands are emptied before their holders may go; decks are laid back after entities return.
     let (decks_before, decks_after) = decks(&now.decks, &then.decks);
     out.extend(decks_before);
+    // Tokens go before their entities may; scenes come back after the entities do.
+    let (scenes_before, scenes_after) = scenes(&now.scenes, &then.scenes);
+    out.extend(scenes_before);
     // Entities the undone actions made go; ones they removed come back whole.
     for id in now.entities.keys().filter(|id| !then.entities.contains_key(*id)) {
         out.push(Change::Remove { id: id.clone() });
@@ -69,6 +74,7 @@ pub fn restore(now: &Table, then: &Table) -> Vec<Change> {
     }
     out.extend(turns_after);
     out.extend(decks_after);
+    out.extend(scenes_after);
     out
 }
 
@@ -111,6 +117,53 @@ fn decks(now: &IndexMap<String, Deck>, then: &IndexMap<String, Deck>) -> (Vec<Ch
                 }
             }
         }
+    }
+    (before, after)
+}
+
+/// The changes that turn the scenes `now` back into `then`: those to make before entities are
+/// set back (scenes and tokens going) and those to make after (scenes, tokens, fog, moves, the
+/// scene shown).
+fn scenes(now: &Scenes, then: &Scenes) -> (Vec<Change>, Vec<Change>) {
+    let (mut before, mut after) = (vec![], vec![]);
+    if now == then {
+        return (before, after);
+    }
+    let mut shown = now.shown.clone();
+    for (id, cur) in &now.scenes {
+        match then.scenes.get(id) {
+            None => {
+                before.push(Change::Scene { scene: id.clone(), head: None });
+                if shown.as_deref() == Some(id) {
+                    shown = None;
+                }
+            }
+            Some(old) => {
+                for tok in cur.tokens.keys().filter(|t| !old.tokens.contains_key(*t)) {
+                    before.push(Change::Token { scene: id.clone(), id: tok.clone(), token: None });
+                }
+            }
+        }
+    }
+    for (id, old) in &then.scenes {
+        let cur = now.scenes.get(id);
+        if cur.map(|c| &c.head) != Some(&old.head) {
+            after.push(Change::Scene { scene: id.clone(), head: Some(old.head.clone()) });
+        }
+        for (tok, t) in &old.tokens {
+            if cur.and_then(|c| c.tokens.get(tok)) != Some(t) {
+                after.push(Change::Token { scene: id.clone(), id: tok.clone(), token: Some(t.clone()) });
+            }
+        }
+        if cur.map_or(Fog::default(), |c| c.fog.clone()) != old.fog {
+            after.push(Change::Fog { scene: id.clone(), fog: old.fog.clone() });
+        }
+        if cur.map_or(&[][..], |c| &c.moves[..]) != &old.moves[..] {
+            after.push(Change::Moves { scene: id.clone(), moves: old.moves.clone() });
+        }
+    }
+    if shown != then.shown {
+        after.push(Change::ShowScene { scene: then.shown.clone() });
     }
     (before, after)
 }

@@ -92,6 +92,9 @@ pub struct View {
     /// The decks of cards, as the viewer may see them (see [`crate::deck_view`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decks: Vec<crate::deck_view::DeckView>,
+    /// The scenes the viewer may see (a player: the one shown, with only the tokens they may see).
+    #[serde(default)]
+    pub scenes: Vec<crate::view_scene::SceneView>,
 }
 
 /// One participant in the turn order, as a viewer sees it.
@@ -200,6 +203,7 @@ pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
         typed_dice: table.typed_dice.iter().cloned().collect(),
         turns: turns_view(table, role),
         decks: crate::deck_view::decks_view(table, role),
+        scenes: crate::view_scene::scenes_view(table, role),
     }
 }
 

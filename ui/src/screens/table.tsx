@@ -16,6 +16,7 @@ import { PlayersPanel } from "./players";
 import { BalanceLab } from "./balance";
 import { OnlinePanel } from "./online";
 import { OPEN_ACTION, TurnTracker } from "./turns";
+import { SceneMap } from "./map";
 import { Diagnostics, ErrorBox } from "../ui/errors";
 
 type Pane = "table" | "actions" | "log";
@@ -191,6 +192,7 @@ function Play({ store, state: s, tab, previewing }: { store: Store; state: State
           </aside>
           <main class="col col-table" aria-label="Table">
             <TurnTracker store={store} view={s.view} actions={s.actions} me={me} />
+            <SceneMap store={store} view={s.view} me={me} />
             <Board view={s.view} manifest={s.manifest} />
           </main>
           <aside class="col col-log" aria-label="Log panel">

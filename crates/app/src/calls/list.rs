@@ -49,6 +49,17 @@ calls! {
     Correct "correct" (Correct) -> LogEntry, Gm => gm::correct;
     /// Lets a player type in their own dice over the network, or stops it (a public event).
     AllowTypedDice "allow_typed_dice" (TypedDice) -> LogEntry, Gm => gm::allow_typed_dice;
+    /// Prepares the scenes: makes, changes, shows or removes a scene; places, changes, hides or
+    /// removes a token; turns fog on or off, reveals or covers cells or a polygon. Told to the GM
+    /// only; undone like an action.
+    Scene "scene" (crate::campaign::SceneOp) -> LogEntry, Gm => scene::scene;
+    /// Moves a token along a path of cells (the first where it stands): the GM any token, a
+    /// player their own (or any they see where the scene allows); the rules' move hook may
+    /// refuse it, and then nothing is kept.
+    Move "move" (MoveToken) -> LogEntry, Anyone => scene::move_token;
+    /// Measures a path on a grid as the rules do (the ruler): its length in cells and in the
+    /// grid's unit, and whether it runs straight. Reads nothing of the table.
+    Measure "measure" (MeasurePath) -> Measured, Anyone => scene::measure;
     /// Makes a player's join link (shown once; replaces the player's older link).
     Invite "invite" (PlayerName) -> NewInvite, Gm => gm::invite;
     /// The players with a join link, and when each was made and last used.

@@ -36,6 +36,20 @@ pub struct TypedDice {
     pub allowed: bool,
 }
 
+/// A token's move: its id and its path of cells, the first where it stands.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MoveToken {
+    pub token: String,
+    pub path: Vec<houserule_core::scene::grid::Cell>,
+}
+
+/// A path to measure on a grid (the ruler).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct MeasurePath {
+    pub grid: houserule_core::scene::grid::Grid,
+    pub path: Vec<houserule_core::scene::grid::Cell>,
+}
+
 /// How far back an undo goes: with no `to`, the latest action not yet undone.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct UndoTo {

@@ -69,3 +69,12 @@ pub struct Removed {
     /// How many of their connections were closed.
     pub connections: usize,
 }
+
+/// A measured path: its length in cells and in the grid's unit, and whether it runs straight.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Measured {
+    pub cells: f64,
+    pub length: f64,
+    pub unit: String,
+    pub straight: bool,
+}

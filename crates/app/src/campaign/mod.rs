@@ -13,6 +13,8 @@ mod append;
 mod log;
 mod odds;
 mod open;
+mod scene;
+pub use scene::SceneOp;
 mod other_writers;
 mod talk;
 

@@ -25,6 +25,7 @@ mod lab;
 mod play;
 mod ports;
 mod rules;
+mod scene;
 mod slot;
 
 use crate::calls::{Call, Caller};

@@ -215,6 +215,35 @@ impl Session {
         Ok(entry)
     }
 
+    /// Does one GM scene operation, and announces it.
+    pub fn scene(&self, actor: &Role, op: crate::campaign::SceneOp) -> Result<LogEntry, CampaignError> {
+        let entry = self.changing(|c| c.scene(actor, op))?;
+        self.shared.publish(SessionEvent::Committed {
+            seq: entry.seq,
+            actor: actor.clone(),
+            action: "scene".into(),
+            readers: None,
+        });
+        Ok(entry)
+    }
+
+    /// Moves a token (with the rules' move hook), and announces it.
+    pub fn move_token(
+        &self,
+        role: &Role,
+        token: &str,
+        path: Vec<houserule_core::scene::grid::Cell>,
+    ) -> Result<LogEntry, houserule_core::ActError> {
+        let entry = self.changing(|c| c.move_token(role, token, path))?;
+        self.shared.publish(SessionEvent::Committed {
+            seq: entry.seq,
+            actor: role.clone(),
+            action: "move".into(),
+            readers: None,
+        });
+        Ok(entry)
+    }
+
     /// Takes the action `request` asks for, and announces it.
     pub fn act(&self, role: &Role, request: &ActRequest) -> Result<Acted, ActError> {
         // What another program wrote is announced as such before this action is.

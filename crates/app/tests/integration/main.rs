@@ -16,6 +16,7 @@ mod odds_truth;
 mod random_play;
 mod redaction;
 mod sandboxed;
+mod scene;
 mod support;
 mod talk;
 mod tampering;

@@ -20,7 +20,7 @@ fn text_of(what: &str, text: &str, lines: Lines) -> Result<(), CapError> {
     text::check(text, lines).map_err(|e| CapError { what: what.to_string(), detail: e.to_string() })
 }
 
-fn name(what: &str, text: &str) -> Result<(), CapError> {
+pub(crate) fn name(what: &str, text: &str) -> Result<(), CapError> {
     text_of(what, text, Lines::One)
 }
 
@@ -188,6 +188,12 @@ fn change_names(change: &Change) -> Result<(), CapError> {
             name("a deck's name", deck)?;
             part.names().try_for_each(|n| name("a card or its holder", n))
         }
+        Change::Scene { .. }
+        | Change::ShowScene { .. }
+        | Change::Token { .. }
+        | Change::Moved { .. }
+        | Change::Moves { .. }
+        | Change::Fog { .. } => super::scene::change(change),
     }
 }
 

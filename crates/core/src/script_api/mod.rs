@@ -16,6 +16,7 @@ mod info;
 mod pools;
 pub mod reference;
 mod rolls;
+mod scene;
 mod turns;
 
 use crate::caps::Caps;
@@ -120,6 +121,7 @@ pub fn register(engine: &mut Engine) {
     rolls::register(engine);
     turns::register(engine);
     cards::register(engine);
+    scene::register(engine);
 }
 
 /// Writes Rhai definition files (`*.d.rhai`) for the whole host API and the standard library

@@ -1,7 +1,7 @@
 //! The host API reference, generated from the registered functions themselves (their
 //! signatures and doc comments), so the documentation cannot drift from the code.
 
-use super::{cards, entities, info, pools, rolls, turns, Handle};
+use super::{cards, entities, info, pools, rolls, scene, turns, Handle};
 use rhai::Engine;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -15,6 +15,7 @@ const SECTIONS: &[(&str, &str, Register)] = &[
     ("Dice", "rolls", rolls::register),
     ("Turn order", "turns", turns::register),
     ("Cards", "cards", cards::register),
+    ("The map", "scene", scene::register),
 ];
 
 fn metadata(engine: &Engine) -> Vec<Value> {

@@ -1,0 +1,32 @@
+//! Scenes: the GM's scene operations and a token's move (see `campaign::scene`).
+
+use super::App;
+use crate::calls::{Caller, MeasurePath, Measured, MoveToken};
+use crate::campaign::SceneOp;
+use houserule_core::view::LogEntry;
+use houserule_core::{ErrorCode, ErrorReport};
+
+pub(super) fn scene(app: &App, caller: &Caller, op: SceneOp) -> Result<LogEntry, ErrorReport> {
+    app.session()?.scene(&caller.role, op).map_err(|e| e.report())
+}
+
+pub(super) fn move_token(app: &App, caller: &Caller, p: MoveToken) -> Result<LogEntry, ErrorReport> {
+    app.session()?.move_token(&caller.role, &p.token, p.path).map_err(|e| e.report())
+}
+
+pub(super) fn measure(_: &App, _: &Caller, p: MeasurePath) -> Result<Measured, ErrorReport> {
+    houserule_core::caps::scene::path(&p.path)
+        .map_err(|e| ErrorReport::new(ErrorCode::BadParam, e.to_string()).with_param("path"))?;
+    let grid = &p.grid;
+    if !(grid.unit.per_cell.is_finite() && grid.unit.per_cell > 0.0) {
+        return Err(
+            ErrorReport::new(ErrorCode::BadParam, "an amount per cell is more than 0").with_param("grid.unit.per_cell")
+        );
+    }
+    Ok(Measured {
+        cells: grid.path_cells(&p.path),
+        length: grid.path_length(&p.path),
+        unit: grid.unit.name.clone(),
+        straight: grid.is_straight(&p.path),
+    })
+}

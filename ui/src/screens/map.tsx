@@ -1,0 +1,334 @@
+// The map above the table: the scene as the viewer may see it (a player gets the scene shown to
+// the players, only the tokens they may see, and the fog's revealed cells; the engine leaves the
+// rest out), drawn on a square or pointy-top hex grid. A token the viewer may move (the GM any,
+// a player their own, or any they see where the GM allows it) is picked with a click or Enter;
+// the ruler then follows the pointer (or the arrow keys) with the length the engine measures,
+// and a click or Enter moves it — one logged, undoable move the rules' move hook may refuse.
+// The GM also makes scenes, shows one to the players, places and hides tokens, and turns the
+// fog on and reveals or covers cells. Where a token stands and what it may do are the engine's;
+// this screen only draws and asks.
+
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { Cell, ErrorReport, Grid, Measured, SceneOp, SceneView, TokenView, View } from "../contract";
+import type { Store } from "../store";
+import { useAction } from "../calls";
+import { ErrorBox } from "../ui/errors";
+import { toReport } from "../transport";
+
+type Mode = "move" | "place" | "fog";
+const PX = 44; // a cell's width on screen
+const SQRT3 = Math.sqrt(3);
+
+/** The centre of a cell on screen. */
+function centre(grid: Grid, [x, y]: Cell): [number, number] {
+  if (grid.kind === "hex") {
+    const r = PX / SQRT3; // corner radius of a pointy-top hex PX wide
+    return [PX * (x + y / 2) + PX / 2, 1.5 * r * y + r];
+  }
+  return [x * PX + PX / 2, y * PX + PX / 2];
+}
+
+/** The outline of a cell on screen, as SVG polygon points. */
+function outline(grid: Grid, c: Cell): string {
+  const [cx, cy] = centre(grid, c);
+  if (grid.kind === "hex") {
+    const r = PX / SQRT3;
+    return [30, 90, 150, 210, 270, 330]
+      .map((a) => [cx + r * Math.cos((a * Math.PI) / 180), cy + r * Math.sin((a * Math.PI) / 180)].join(","))
+      .join(" ");
+  }
+  const h = PX / 2;
+  return `${cx - h},${cy - h} ${cx + h},${cy - h} ${cx + h},${cy + h} ${cx - h},${cy + h}`;
+}
+
+const same = (a: Cell | null, b: Cell | null) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+const key = (c: Cell) => `${c[0]},${c[1]}`;
+
+/** The cells drawn: everything any token, revealed cell or the pointer touches, and some room. */
+function extent(scene: SceneView): { cols: number; rows: number } {
+  let cols = 16;
+  let rows = 10;
+  const cells = [...scene.tokens.map((t) => t.cell), ...(scene.fog.cells ?? [])];
+  for (const [x, y] of cells) {
+    cols = Math.max(cols, x + 4);
+    rows = Math.max(rows, y + 3);
+  }
+  return { cols: Math.min(cols, 80), rows: Math.min(rows, 60) };
+}
+
+/** A readable id from a name, not yet taken. */
+function freshId(name: string, taken: Set<string>): string {
+  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "") || "item";
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
+  return id;
+}
+
+export function SceneMap({ store, view, me }: { store: Store; view: View; me: string | null }) {
+  const gm = me === null;
+  const scenes = view.scenes ?? [];
+  const [picked, setPicked] = useState<string | null>(null);
+  const scene = scenes.find((s) => s.id === picked) ?? scenes.find((s) => s.shown) ?? scenes[0];
+  const run = useAction<string>(store);
+  const [newName, setNewName] = useState("");
+
+  const op = async (o: SceneOp) => {
+    const done = await run.call("scene", o, o.op);
+    if (done !== undefined) await store.refresh("update");
+    return done;
+  };
+  const create = async () => {
+    const name = newName.trim();
+    if (!name) return run.fail({ code: "bad_param", message: "A scene needs a name.", param: "name" });
+    const id = freshId(name, new Set(scenes.map((s) => s.id)));
+    if ((await op({ op: "create", id, name })) !== undefined) {
+      setPicked(id);
+      setNewName("");
+    }
+  };
+
+  if (!scene && !gm) return null;
+  return (
+    <section class="scene-map card" aria-label="Map">
+      <h2 class="section-title">
+        Map{scene && <span class="muted small"> · {scene.name}</span>}
+        {scene && gm && (scene.shown ? <span class="badge">shown to players</span> : <span class="badge muted">players do not see it</span>)}
+      </h2>
+      {gm && (
+        <div class="scene-bar">
+          {scenes.length > 0 && (
+            <label class="field inline">
+              <span class="field-label">Scene</span>
+              <select aria-label="Scene" value={scene?.id} onChange={(e) => setPicked(e.currentTarget.value)}>
+                {scenes.map((s) => (
+                  <option key={s.id} value={s.id}>
+                    {s.name}
+                    {s.shown ? " (shown)" : ""}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <form
+            class="inline-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void create();
+            }}
+          >
+            <label class="field inline">
+              <span class="field-label">New scene</span>
+              <input value={newName} placeholder="Name" maxLength={80} onInput={(e) => setNewName(e.currentTarget.value)} />
+            </label>
+            <button type="submit" class="small" disabled={run.busy}>
+              Make scene
+            </button>
+          </form>
+          {scene && (
+            <button type="button" class="small" disabled={run.busy} onClick={() => void op({ op: "show", id: scene.shown ? null : scene.id })}>
+              {scene.shown ? "Hide from players" : "Show to players"}
+            </button>
+          )}
+        </div>
+      )}
+      {run.error && <ErrorBox error={run.error} />}
+      {scene ? <SceneBoard key={scene.id} store={store} view={view} scene={scene} me={me} op={op} busy={run.busy} onError={run.fail} /> : <p class="muted">No scene yet: make one, then place tokens on it.</p>}
+    </section>
+  );
+}
+
+interface BoardProps {
+  store: Store;
+  view: View;
+  scene: SceneView;
+  me: string | null;
+  op: (o: SceneOp) => Promise<unknown>;
+  busy: boolean;
+  onError: (e: ErrorReport | null) => void;
+}
+
+function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
+  const gm = me === null;
+  const grid = scene.grid;
+  const [mode, setMode] = useState<Mode>("move");
+  const [selected, setSelected] = useState<string | null>(null);
+  const [target, setTarget] = useState<Cell | null>(null);
+  const [ruler, setRuler] = useState<Measured | null>(null);
+  const [placing, setPlacing] = useState<string>("");
+  const token = scene.tokens.find((t) => t.id === selected) ?? null;
+  const { cols, rows } = extent(scene);
+  const revealed = useMemo(() => new Set((scene.fog.cells ?? []).map(key)), [scene.fog]);
+  const fogged = (c: Cell) => !!scene.fog.on && !revealed.has(key(c));
+  const mayMove = (t: TokenView) => gm || (!!me && (t.owner === me || scene.players_move_any));
+
+  // The ruler: the engine measures the path from the picked token to the target.
+  const asked = useRef(0);
+  useEffect(() => {
+    if (!token || !target || same(token.cell, target)) return setRuler(null);
+    const mine = ++asked.current;
+    store
+      .call("measure", { grid, path: [token.cell, target] })
+      .then((m) => mine === asked.current && setRuler(m))
+      .catch(() => mine === asked.current && setRuler(null));
+  }, [token?.cell[0], token?.cell[1], target?.[0], target?.[1], grid]);
+
+  const move = async (to: Cell) => {
+    if (!token || same(token.cell, to)) return;
+    try {
+      await store.call("move", { token: token.id, path: [token.cell, to] });
+      setSelected(null);
+      setTarget(null);
+      await store.refresh("update");
+    } catch (e) {
+      onError(toReport(e));
+    }
+  };
+
+  const onCell = (c: Cell) => {
+    if (mode === "fog" && gm) {
+      const open = revealed.has(key(c));
+      void op({ op: "fog", scene: scene.id, reveal: open ? [] : [c], cover: open ? [c] : [] });
+    } else if (mode === "place" && gm && placing) {
+      const taken = new Set(view.scenes?.flatMap((s) => s.tokens.map((t) => t.id)) ?? []);
+      const entity = placing.startsWith("entity:") ? placing.slice(7) : null;
+      const label = entity ? null : "Marker";
+      void op({ op: "place", scene: scene.id, id: freshId(entity ?? "marker", taken), entity, label, cell: c });
+    } else if (token) void move(c);
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if (!token) return;
+    const at = target ?? token.cell;
+    const step: Record<string, Cell> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (step[e.key]) {
+      e.preventDefault();
+      setTarget([Math.max(0, at[0] + step[e.key][0]), Math.max(0, at[1] + step[e.key][1])]);
+    } else if (e.key === "Enter" && target) {
+      e.preventDefault();
+      void move(target);
+    } else if (e.key === "Escape") {
+      setSelected(null);
+      setTarget(null);
+    }
+  };
+
+  const onScene = new Set(scene.tokens.map((t) => t.entity).filter(Boolean));
+  const placeable = Object.values(view.entities).filter((e) => !onScene.has(e.id));
+  const last = centre(grid, [cols - 1, rows - 1]);
+  const width = last[0] + PX;
+  const height = last[1] + PX;
+  const cells: Cell[] = [];
+  for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) cells.push([x, y]);
+
+  return (
+    <div class="scene-board">
+      {gm && (
+        <div class="scene-tools" role="toolbar" aria-label="Map tools">
+          {(["move", "place", "fog"] as Mode[]).map((m) => (
+            <button key={m} type="button" class="small" aria-pressed={mode === m} onClick={() => setMode(m)}>
+              {m === "move" ? "Move" : m === "place" ? "Place tokens" : "Reveal / cover"}
+            </button>
+          ))}
+          {mode === "place" && (
+            <label class="field inline">
+              <span class="field-label">Place</span>
+              <select aria-label="Place" value={placing} onChange={(e) => setPlacing(e.currentTarget.value)}>
+                <option value="">choose, then click a cell</option>
+                {placeable.map((e) => (
+                  <option key={e.id} value={`entity:${e.id}`}>
+                    {e.name}
+                  </option>
+                ))}
+                <option value="marker">a marker</option>
+              </select>
+            </label>
+          )}
+          <button type="button" class="small" disabled={busy} onClick={() => void op({ op: "fog", scene: scene.id, on: !scene.fog.on })}>
+            {scene.fog.on ? "Fog on: lift it" : "Fog off: cover the map"}
+          </button>
+          {token && (
+            <>
+              <button type="button" class="small" disabled={busy} onClick={() => void op({ op: "token", id: token.id, hidden: !token.hidden })}>
+                {token.hidden ? `Show ${token.name}` : `Hide ${token.name}`}
+              </button>
+              <button type="button" class="small danger" disabled={busy} onClick={() => void op({ op: "remove_token", id: token.id }).then(() => setSelected(null))}>
+                Remove {token.name}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      <p class="muted small scene-help" aria-live="polite">
+        {token
+          ? ruler
+            ? `${token.name}: ${fmt(ruler.length)} ${ruler.unit} to the cell picked${ruler.straight ? "" : " (not straight)"}. Click it or press Enter to move; Esc to cancel.`
+            : `${token.name} picked: point at a cell (or use the arrow keys) to measure, click it (or Enter) to move.`
+          : `Grid: one cell is ${fmt(grid.unit.per_cell)} ${grid.unit.name}. Pick a token to move or measure.`}
+      </p>
+      <div class="scene-scroll">
+        <svg class={`scene-svg ${grid.kind}`} width={width} height={height} viewBox={`0 0 ${width} ${height}`} onKeyDown={onKey} role="group" aria-label={`Scene ${scene.name}`}>
+          {cells.map((c) => (
+            <polygon
+              key={key(c)}
+              data-cell={key(c)}
+              class={`cell ${fogged(c) ? "fogged" : ""} ${same(target, c) ? "target" : ""}`}
+              points={outline(grid, c)}
+              onClick={() => onCell(c)}
+              onMouseEnter={() => token && setTarget(c)}
+            />
+          ))}
+          {token && target && !same(token.cell, target) && (
+            <line class="ruler" x1={centre(grid, token.cell)[0]} y1={centre(grid, token.cell)[1]} x2={centre(grid, target)[0]} y2={centre(grid, target)[1]} />
+          )}
+          {scene.tokens.map((t) => {
+            const [cx, cy] = centre(grid, t.cell);
+            const mine = mayMove(t);
+            return (
+              <g
+                key={t.id}
+                class={`token ${t.hidden ? "hidden-token" : ""} ${t.id === selected ? "selected" : ""} ${mine ? "movable" : ""}`}
+                tabIndex={mine ? 0 : -1}
+                role="button"
+                aria-pressed={t.id === selected}
+                aria-label={`${t.name}${t.hidden ? " (hidden from players)" : ""}, column ${t.cell[0] + 1}, row ${t.cell[1] + 1}`}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  if (gm && mode !== "move") return onCell(t.cell);
+                  if (!mine) return;
+                  setSelected(t.id === selected ? null : t.id);
+                  setTarget(null);
+                }}
+                onKeyDown={(e) => {
+                  if ((e.key === "Enter" || e.key === " ") && !target) {
+                    e.preventDefault();
+                    e.stopPropagation();
+                    if (mine) setSelected(t.id === selected ? null : t.id);
+                  }
+                }}
+              >
+                <circle cx={cx} cy={cy} r={(PX / 2 - 4) * Math.max(1, t.size)} />
+                <text x={cx} y={cy + 4} text-anchor="middle">
+                  {initials(t.name)}
+                </text>
+                <title>{t.name}</title>
+              </g>
+            );
+          })}
+        </svg>
+      </div>
+    </div>
+  );
+}
+
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join("");
+}
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+}
