@@ -3,6 +3,7 @@
 
 mod architecture;
 mod campaign;
+mod file_gone;
 mod house;
 mod modules;
 mod odds;

@@ -11,7 +11,7 @@ use tungstenite::{connect, Message, WebSocket};
 
 const SECRET: &str = "s3cret-for-the-tests";
 
-struct Server {
+pub(crate) struct Server {
     child: Child,
     addr: String,
 }
@@ -22,7 +22,7 @@ impl Drop for Server {
     }
 }
 
-fn start(file: &str) -> Server {
+pub(crate) fn start(file: &str) -> Server {
     start_with(file, &repo().join("plugins"))
 }
 
@@ -46,10 +46,10 @@ fn entropy() -> String {
     format!("{:064x}", N.fetch_add(1, std::sync::atomic::Ordering::Relaxed).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
-struct Client {
+pub(crate) struct Client {
     ws: WebSocket<tungstenite::stream::MaybeTlsStream<TcpStream>>,
     next: u64,
-    events: Vec<Value>,
+    pub(crate) events: Vec<Value>,
     /// Every frame received, as sent.
     wire: Vec<String>,
 }
@@ -67,14 +67,14 @@ impl Client {
     }
 
     /// The GM, joined with the secret.
-    fn gm(server: &Server) -> Client {
+    pub(crate) fn gm(server: &Server) -> Client {
         let (gm, hello) = Client::join(server, json!({"secret": SECRET}));
         assert_eq!(hello["role"], "gm", "{hello}");
         gm
     }
 
     /// A player, joined with a link the GM makes for them now.
-    fn player(server: &Server, gm: &mut Client, name: &str) -> Client {
+    pub(crate) fn player(server: &Server, gm: &mut Client, name: &str) -> Client {
         let link = gm.call("invite", json!({"player": name}));
         let (c, hello) = Client::join(server, json!({"invite": link["token"]}));
         assert_eq!(hello["role"], format!("player:{name}"), "{hello}");
@@ -82,7 +82,7 @@ impl Client {
     }
 
     /// Sends a request and returns `result` or `{"error": …}`, keeping events that come between.
-    fn call(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn call(&mut self, method: &str, params: Value) -> Value {
         self.next += 1;
         let id = self.next;
         self.ws.send(Message::Text(json!({"id": id, "method": method, "params": params}).to_string().into())).unwrap();
@@ -101,11 +101,11 @@ impl Client {
     }
 
     /// An action as the UI sends it: with fresh entropy.
-    fn act(&mut self, action: &str, params: Value) -> Value {
+    pub(crate) fn act(&mut self, action: &str, params: Value) -> Value {
         self.call("act", json!({"action": action, "params": params, "entropy": entropy()}))
     }
 
-    fn error_code(v: &Value) -> &str {
+    pub(crate) fn error_code(v: &Value) -> &str {
         v["error"]["code"].as_str().unwrap_or("")
     }
 

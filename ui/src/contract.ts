@@ -1356,6 +1356,9 @@ export type SessionEvent = {
   type: "reload_failed";
   problems: Diagnostic[];
 } | {
+  type: "file_gone";
+  message: string;
+} | {
   type: "watching";
   ruleset?: string | null;
   house?: string | null;

@@ -54,6 +54,9 @@ export interface State {
   loadError: ErrorReport | null;
   /** The last edited rules that did not load (GM): the previous rules keep running. */
   reloadProblems: Diagnostic[] | null;
+  /** The campaign file went away under the table (deleted, moved or replaced): why; nothing
+   * more is kept until it is opened again. */
+  fileGone: string | null;
   lastReload: ReloadReport | null;
   /** Bumped on each refresh so forms can notice new choices. */
   revision: number;
@@ -109,6 +112,7 @@ export class Store {
       loading: false,
       loadError: null,
       reloadProblems: null,
+      fileGone: null,
       lastReload: null,
       revision: 0,
       unreadAfter: null,
@@ -170,6 +174,7 @@ export class Store {
       log: [],
       viewAs: this.state.role ?? "gm",
       reloadProblems: null,
+      fileGone: null,
       lastReload: null,
     });
     await this.loadManifest();
@@ -448,6 +453,9 @@ export class Store {
       case "written":
         // Another program wrote to the file: its events may have changed the rules too.
         void this.loadManifest().then(() => this.refresh("update"));
+        break;
+      case "file_gone":
+        this.set({ fileGone: ev.message });
         break;
       case "reload_failed":
         this.set({ reloadProblems: ev.problems });

@@ -67,6 +67,9 @@ pub enum SessionEvent {
     Written { from: u64, to: u64 },
     /// Edited rules did not load; the previous rules keep running.
     ReloadFailed { problems: Vec<Diagnostic> },
+    /// The campaign file was deleted, renamed away or replaced while open: the action that
+    /// found it was not kept, and nothing more is written (everyone is told why).
+    FileGone { message: String },
     /// The session watches these folders for saved edits.
     Watching { ruleset: Option<PathBuf>, house: Option<PathBuf> },
 }

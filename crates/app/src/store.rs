@@ -77,6 +77,9 @@ pub enum StoreError {
     Newer { path: String, found: i64, supported: i64 },
     #[error("storage: {0}")]
     Sqlite(String),
+    /// The path no longer names the file that was opened: nothing more is written.
+    #[error("{0}")]
+    Gone(String),
     #[error("{0}")]
     Corrupt(String),
     /// A stored event larger than any event an action can make: it is not read.
@@ -171,6 +174,15 @@ pub struct Store {
     path: Option<PathBuf>,
     /// The schema version the file is at.
     version: i64,
+    /// The file's device and inode when it was opened: an append is acknowledged only while the
+    /// path still names this file (see [`Store::still_here`]).
+    identity: Option<(u64, u64)>,
+    /// Why nothing more is written: the path stopped naming the file this store holds.
+    gone: Option<String>,
+    /// Whoever announces it was told (see [`Store::take_gone`]).
+    gone_told: bool,
+    /// The write-ahead log was taken out of the way once the file was gone.
+    wal_left: bool,
 }
 
 impl Store {
@@ -214,7 +226,8 @@ impl Store {
         tx.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
         tx.execute("INSERT INTO meta (key, value) VALUES ('format', 'houserule-campaign')", [])?;
         tx.commit()?;
-        Ok(Store { conn, path, version: SCHEMA_VERSION })
+        let identity = path.as_deref().and_then(crate::checked::identity);
+        Ok(Store { conn, path, version: SCHEMA_VERSION, identity, gone: None, gone_told: false, wal_left: false })
     }
 
     /// Opens an existing campaign file with SQLite's full integrity check first (a file that is
@@ -261,7 +274,16 @@ impl Store {
         if format.as_deref() != Some("houserule-campaign") {
             return Err(StoreError::NotACampaign { path: shown, reason: "it has no Houserule format marker".into() });
         }
-        let mut store = Store { conn, path: Some(path.to_path_buf()), version: 0 };
+        let identity = crate::checked::identity(path);
+        let mut store = Store {
+            conn,
+            path: Some(path.to_path_buf()),
+            version: 0,
+            identity,
+            gone: None,
+            gone_told: false,
+            wal_left: false,
+        };
         let version: i64 = store.meta("schema_version")?.and_then(|v| v.parse().ok()).ok_or_else(|| {
             StoreError::NotACampaign { path: shown.clone(), reason: "it has no schema version".into() }
         })?;
@@ -452,16 +474,65 @@ impl Store {
         // IMMEDIATE takes the write lock before anything is read, so the head seen next is the
         // head this event is appended to: a second writer waits, then finds itself behind.
         // Inside [`Store::begin_write`] the lock is already held: a savepoint nests in it.
+        self.still_here()?;
         if !self.conn.is_autocommit() {
             let tx = self.conn.savepoint()?;
             Self::write_event(&tx, row, snapshot, sources, meta, secrets)?;
             tx.commit()?;
-            return Ok(());
+            return self.still_here();
         }
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         Self::write_event(&tx, row, snapshot, sources, meta, secrets)?;
         tx.commit()?;
-        Ok(())
+        // Checked again once written: an event that went into a file deleted or replaced meanwhile
+        // is not acknowledged (the caller keeps its table as it was).
+        self.still_here()
+    }
+
+    /// Whether the path still names the file this store opened (device and inode). Once it does
+    /// not — deleted, renamed away, or another file moved over it — every later append is
+    /// refused with the same reason, so nothing is acknowledged into a file nobody will read.
+    pub fn still_here(&mut self) -> Result<(), StoreError> {
+        if let Some(why) = self.gone.clone() {
+            self.leave_wal();
+            return Err(StoreError::Gone(why));
+        }
+        let (Some(path), Some(was)) = (&self.path, self.identity) else { return Ok(()) };
+        let what = match crate::checked::identity(path) {
+            Some(now) if now == was => return Ok(()),
+            Some(_) => "replaced by another file",
+            None => "deleted or moved away",
+        };
+        let why = format!(
+            "{}: the campaign file was {what} while it was open; the last action was not kept and \
+             nothing more is written here. Put the file back, or open the file now at that path, and play on",
+            path.display()
+        );
+        self.gone = Some(why.clone());
+        self.leave_wal();
+        Err(StoreError::Gone(why))
+    }
+
+    /// Once the file is gone: the write-ahead log sits beside the path, not the file, and left
+    /// there it would be read into whatever file is at the path now (a replaced campaign would
+    /// gain the old one's pages). A truncating checkpoint, outside any transaction, writes it
+    /// into the file this store holds and leaves the log at the path empty (other connections
+    /// of this process may stay open; leaving WAL mode would need them all closed).
+    fn leave_wal(&mut self) {
+        if !self.wal_left && self.conn.is_autocommit() {
+            let busy = self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get::<_, i64>(0));
+            self.wal_left = matches!(busy, Ok(0));
+        }
+    }
+
+    /// Why nothing more is written to this file, the first time it is asked after the path
+    /// stopped naming it (whoever asks announces it); None before and after.
+    pub fn take_gone(&mut self) -> Option<String> {
+        if self.gone_told {
+            return None;
+        }
+        self.gone_told = self.gone.is_some();
+        self.gone.clone()
     }
 
     /// Takes the file's write lock (other writers wait for it, up to the busy timeout) until
@@ -476,6 +547,10 @@ impl Store {
     pub fn end_write(&mut self, keep: bool) -> Result<(), StoreError> {
         if !self.conn.is_autocommit() {
             self.conn.execute_batch(if keep { "COMMIT" } else { "ROLLBACK" })?;
+            let here = self.still_here();
+            if keep {
+                return here;
+            }
         }
         Ok(())
     }

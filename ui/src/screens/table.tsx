@@ -69,6 +69,11 @@ export function TableScreen({ store }: { store: Store }) {
         </div>
       )}
       {gm && tab === "table" && s.reloadProblems && s.reloadProblems.length > 0 && <ReloadProblems store={store} problems={s.reloadProblems} />}
+      {s.fileGone && (
+        <div class="notice failure banner" role="alert">
+          <strong class="notice-title">The campaign file is gone: nothing more is kept.</strong> {s.fileGone}
+        </div>
+      )}
       {s.loadError && <ErrorBox error={s.loadError} title="Could not update the table" />}
       {gm && <GmScreens store={store} tab={tab} rulesOpened={rulesOpened} />}
       <div class="play-wrap" hidden={tab !== "table"}>

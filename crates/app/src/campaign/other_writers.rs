@@ -61,4 +61,10 @@ impl Campaign {
     pub fn take_written(&mut self) -> Option<(u64, u64)> {
         self.written.take()
     }
+
+    /// Why nothing more is written to the file (its path names another file, or none), the
+    /// first time it is asked: whoever takes it announces it.
+    pub fn take_gone(&mut self) -> Option<String> {
+        self.store.take_gone()
+    }
 }

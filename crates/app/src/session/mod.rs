@@ -168,13 +168,16 @@ impl Session {
     /// the way (an action catches up, and may again when it falls behind), before the caller
     /// announces its own event: nobody misses an event, and each is told in order.
     fn changing<T>(&self, f: impl FnOnce(&mut Campaign) -> T) -> T {
-        let (out, written) = {
+        let (out, written, gone) = {
             let mut c = self.campaign();
             let out = f(&mut c);
-            (out, c.take_written())
+            (out, c.take_written(), c.take_gone())
         };
         if let Some((from, to)) = written {
             self.shared.publish(SessionEvent::Written { from, to });
+        }
+        if let Some(message) = gone {
+            self.shared.publish(SessionEvent::FileGone { message });
         }
         out
     }

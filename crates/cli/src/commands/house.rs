@@ -221,6 +221,7 @@ pub fn watch(
                         output::lines(p.text.lines().map(|l| format!("  {l}")));
                     }
                 }
+                SessionEvent::FileGone { message } => crate::say!("{message}"),
                 SessionEvent::Committed { .. } | SessionEvent::Written { .. } => {}
             }
         }

@@ -5,6 +5,7 @@
 //! app) wrote to the same file, so every browser is told of it.
 
 use crate::output::Failure;
+use houserule_app::events::{AppEvent, SessionEvent};
 use houserule_app::front::App;
 use houserule_core::ErrorCode;
 use houserule_host::{assets, Hosting, Options};
@@ -39,6 +40,13 @@ pub fn serve(file: PathBuf, args: ServeArgs) -> Result<bool, Failure> {
     let (serving, secret) =
         server.serve(&app, &file, Options { addr, secret, ui: ui.clone(), names }).map_err(Failure)?;
     app.install_server(server.clone());
+    // The GM hears at once when the file goes away under the table (the browsers are told too).
+    app.subscribe_with(|event| {
+        if let AppEvent::Session { event: SessionEvent::FileGone { message } } = event {
+            crate::note!("{message}");
+        }
+        true
+    });
     let watcher = app.clone();
     let watched = file.clone();
     std::thread::Builder::new()
