@@ -932,6 +932,8 @@ export type SceneOp = {
 export type MoveToken = {
   token: string;
   path: Cell[];
+  /** 32 fresh random bytes from the mover's device (hex), for what the move hook rolls (a running die): a player's browser must send them. */
+  entropy?: Entropy | null;
 };
 
 /** A path to measure on a grid (the ruler). */

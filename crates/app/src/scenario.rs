@@ -4,12 +4,12 @@
 //! expectation is reported with its step. Scenarios with the same house rules share one
 //! sandbox worker ([`Runner`]), so a plugin's whole suite compiles its rules only once per set.
 
-use crate::campaign::{Campaign, CampaignError, NewCampaign};
+use crate::campaign::{Campaign, CampaignError, NewCampaign, SceneOp};
 use crate::request::ActRequest;
 use crate::rules::Rules;
 use houserule_core::event::Body;
 use houserule_core::plugin::{digest_files, PluginSource};
-use houserule_core::scenario::Scenario;
+use houserule_core::scenario::{Scenario, Step};
 use houserule_core::table::Change;
 use houserule_core::view::LogEntry;
 use houserule_core::{Limits, Role};
@@ -116,18 +116,42 @@ pub struct SetupError {
 /// action that fails.
 pub fn play(campaign: &mut Campaign, scenario: &Scenario) -> Result<(), SetupError> {
     for (i, step) in scenario.steps.iter().enumerate() {
-        let Some(action) = &step.act else { continue };
         let fail = |message: String| SetupError { step: i + 1, message };
         let role = Role::parse(step.role.as_deref().unwrap_or("gm")).map_err(|e| fail(e.to_string()))?;
-        campaign
-            .act(&role, &ActRequest::new(action, &step.params).with_dice(step.dice.clone()))
-            .map_err(|e| fail(format!("{action}: {e}")))?;
+        if let Some(done) = take(campaign, &role, step) {
+            done.map_err(|(what, e)| fail(format!("{what}: {e}")))?;
+        }
     }
     Ok(())
 }
 
+/// What a step did: what it was (for messages), the action's result and its log entry.
+type Taken = (String, Value, LogEntry);
+
+/// Takes a step's action, scene operation or move, if it has one.
+fn take(campaign: &mut Campaign, role: &Role, step: &Step) -> Option<Result<Taken, (String, String)>> {
+    if let Some(action) = &step.act {
+        let what = format!("{action} as {role}");
+        let request = ActRequest::new(action, &step.params).with_dice(step.dice.clone());
+        return Some(
+            campaign.act(role, &request).map(|o| (what.clone(), o.result, o.event)).map_err(|e| (what, e.to_string())),
+        );
+    }
+    if let Some(op) = &step.scene {
+        let what = format!("scene {} as {role}", op.get("op").and_then(Value::as_str).unwrap_or("?"));
+        let done = serde_json::from_value::<SceneOp>(op.clone())
+            .map_err(|e| e.to_string())
+            .and_then(|op| campaign.scene(role, op).map_err(|e| e.to_string()));
+        return Some(done.map(|e| (what.clone(), Value::Null, e)).map_err(|e| (what, e)));
+    }
+    let m = step.move_token.as_ref()?;
+    let what = format!("move {} as {role}", m.token);
+    let done = campaign.move_token_with(role, &m.token, m.path.clone(), step.dice.clone(), None);
+    Some(done.map(|e| (what.clone(), Value::Null, e)).map_err(|e| (what, e.to_string())))
+}
+
 /// Takes one step's action and checks its expectations.
-fn run_step(campaign: &mut Campaign, n: usize, step: &houserule_core::scenario::Step, failures: &mut Vec<Unmet>) {
+fn run_step(campaign: &mut Campaign, n: usize, step: &Step, failures: &mut Vec<Unmet>) {
     let mut fail = |message: String| failures.push(Unmet { step: n, message });
     let role = match Role::parse(step.role.as_deref().unwrap_or("gm")) {
         Ok(r) => r,
@@ -136,22 +160,23 @@ fn run_step(campaign: &mut Campaign, n: usize, step: &houserule_core::scenario::
             return;
         }
     };
-    let what = step.act.as_deref().map(|a| format!("{a} as {role}")).unwrap_or_else(|| "check".into());
+    let mut what = "check".to_string();
     let mut entry: Option<LogEntry> = None;
-    if let Some(action) = &step.act {
-        match (campaign.act(&role, &ActRequest::new(action, &step.params).with_dice(step.dice.clone())), &step.refused)
-        {
-            (Ok(out), None) => {
-                check_result(&out.result, &step.result, &mut |m| fail(format!("{what}: {m}")));
-                entry = Some(out.event);
-            }
-            (Ok(_), Some(expected)) => {
-                fail(format!("{what}: expected a refusal mentioning \"{expected}\", but the action succeeded"))
-            }
-            (Err(e), Some(expected)) if e.to_string().to_lowercase().contains(&expected.to_lowercase()) => {}
-            (Err(e), Some(expected)) => fail(format!("{what}: expected a refusal mentioning \"{expected}\", got: {e}")),
-            (Err(e), None) => fail(format!("{what}: {e}")),
+    match (take(campaign, &role, step), &step.refused) {
+        (None, _) => {}
+        (Some(Ok((w, result, event))), None) => {
+            what = w;
+            check_result(&result, &step.result, &mut |m| fail(format!("{what}: {m}")));
+            entry = Some(event);
         }
+        (Some(Ok((w, ..))), Some(expected)) => {
+            fail(format!("{w}: expected a refusal mentioning \"{expected}\", but it succeeded"))
+        }
+        (Some(Err((_, e))), Some(expected)) if e.to_lowercase().contains(&expected.to_lowercase()) => {}
+        (Some(Err((w, e))), Some(expected)) => {
+            fail(format!("{w}: expected a refusal mentioning \"{expected}\", got: {e}"))
+        }
+        (Some(Err((w, e))), None) => fail(format!("{w}: {e}")),
     }
     if let Some(action) = &step.odds {
         match (campaign.odds(&role, action, &step.params), &step.refused) {

@@ -70,6 +70,14 @@ pub struct Step {
     /// target, its average.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chances: Vec<f64>,
+    /// Instead of acting, a GM scene operation (`op = "create" | "show" | "place" | "token" |
+    /// "remove_token" | "fog" | "update" | "remove"` and its fields, as the `scene` call takes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scene: Option<Value>,
+    /// Instead of acting, a token's move along a path of cells (the first where it stands), with
+    /// the ruleset's move hook; `dice` are what the hook rolls.
+    #[serde(default, rename = "move", skip_serializing_if = "Option::is_none")]
+    pub move_token: Option<MoveStep>,
     /// `gm` (default) or `player:NAME`.
     #[serde(default, rename = "as", skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
@@ -98,6 +106,14 @@ pub struct Step {
     /// `var:NAME`, `trait:ENTITY.NAME`, `roll:LABEL`, `say:TEXT`. A logged removal is not a value.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub hidden_from: IndexMap<String, Vec<String>>,
+}
+
+/// A scenario step's move: a token and its path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveStep {
+    pub token: String,
+    pub path: Vec<crate::scene::grid::Cell>,
 }
 
 /// A scenario file that does not parse.

@@ -10,7 +10,7 @@
 
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Cell, ErrorReport, Grid, Measured, SceneOp, SceneView, TokenView, View } from "../contract";
-import type { Store } from "../store";
+import { freshEntropy, type Store } from "../store";
 import { useAction } from "../calls";
 import { ErrorBox } from "../ui/errors";
 import { toReport } from "../transport";
@@ -175,7 +175,7 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
   const move = async (to: Cell) => {
     if (!token || same(token.cell, to)) return;
     try {
-      await store.call("move", { token: token.id, path: [token.cell, to] });
+      await store.call("move", { token: token.id, path: [token.cell, to], entropy: freshEntropy() });
       setSelected(null);
       setTarget(null);
       await store.refresh("update");

@@ -41,6 +41,10 @@ pub struct TypedDice {
 pub struct MoveToken {
     pub token: String,
     pub path: Vec<houserule_core::scene::grid::Cell>,
+    /// 32 fresh random bytes from the mover's device (hex), for what the move hook rolls (a
+    /// running die): a player's browser must send them.
+    #[serde(default)]
+    pub entropy: Option<houserule_core::dice::Entropy>,
 }
 
 /// A path to measure on a grid (the ruler).

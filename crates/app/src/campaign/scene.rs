@@ -11,6 +11,7 @@ use super::{Campaign, CampaignError};
 use crate::campaign::append::Append;
 use crate::sandbox::TableId;
 use houserule_core::action::{ActError, Call, Staged};
+use houserule_core::dice::Entropy;
 use houserule_core::event::EventKind;
 use houserule_core::scene::fog::{Fog, Point};
 use houserule_core::scene::grid::{Cell, Grid};
@@ -202,9 +203,22 @@ impl Campaign {
     /// `move` hook, as one event; refused with the reason, committing nothing, when `role` may
     /// not move it, the path does not fit or the rules refuse.
     pub fn move_token(&mut self, role: &Role, token: &str, path: Vec<Cell>) -> Result<LogEntry, ActError> {
+        self.move_token_with(role, token, path, None, None)
+    }
+
+    /// As [`Campaign::move_token`], with the dice the move hook rolls: faces given in advance
+    /// (a scenario, dice rolled by hand), or the seed mixed with the mover's entropy.
+    pub fn move_token_with(
+        &mut self,
+        role: &Role,
+        token: &str,
+        path: Vec<Cell>,
+        forced: Option<Vec<i64>>,
+        entropy: Option<Entropy>,
+    ) -> Result<LogEntry, ActError> {
         let storage = |e: CampaignError| ActError::Storage(e.to_string());
         self.catch_up().map_err(storage)?;
-        let dice = self.dice(None, None)?;
+        let dice = self.dice(forced, entropy)?;
         let mut tx = self.scene_tx(role, "move", dice.clone());
         tx.may_move(role, token).map_err(|e| ActError::Forbidden { reason: e.to_string() })?;
         let params = [("token", Value::from(token)), ("path", serde_json::to_value(&path).expect("cells serialise"))];

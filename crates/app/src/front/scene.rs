@@ -3,6 +3,7 @@
 use super::App;
 use crate::calls::{Caller, MeasurePath, Measured, MoveToken};
 use crate::campaign::SceneOp;
+use houserule_core::dice::Entropy;
 use houserule_core::view::LogEntry;
 use houserule_core::{ErrorCode, ErrorReport};
 
@@ -10,8 +11,18 @@ pub(super) fn scene(app: &App, caller: &Caller, op: SceneOp) -> Result<LogEntry,
     app.session()?.scene(&caller.role, op).map_err(|e| e.report())
 }
 
+/// A move's hook may roll (a running die): as with an action, a player's browser brings its own
+/// entropy, and elsewhere this machine's is used.
 pub(super) fn move_token(app: &App, caller: &Caller, p: MoveToken) -> Result<LogEntry, ErrorReport> {
-    app.session()?.move_token(&caller.role, &p.token, p.path).map_err(|e| e.report())
+    if p.entropy.is_none() && caller.front.players_bring_entropy && !caller.role.is_gm() {
+        return Err(ErrorReport::new(
+            ErrorCode::BadRequest,
+            "a player's move carries 32 fresh random bytes from their own device (entropy), so nobody can foresee \
+             what it rolls; reload the page",
+        ));
+    }
+    let entropy = p.entropy.unwrap_or_else(Entropy::fresh);
+    app.session()?.move_token(&caller.role, &p.token, p.path, Some(entropy)).map_err(|e| e.report())
 }
 
 pub(super) fn measure(_: &App, _: &Caller, p: MeasurePath) -> Result<Measured, ErrorReport> {

@@ -236,8 +236,9 @@ impl Session {
         role: &Role,
         token: &str,
         path: Vec<houserule_core::scene::grid::Cell>,
+        entropy: Option<houserule_core::dice::Entropy>,
     ) -> Result<LogEntry, houserule_core::ActError> {
-        let entry = self.changing(|c| c.move_token(role, token, path))?;
+        let entry = self.changing(|c| c.move_token_with(role, token, path, None, entropy))?;
         self.shared.publish(SessionEvent::Committed {
             seq: entry.seq,
             actor: role.clone(),
