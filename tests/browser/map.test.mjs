@@ -7,13 +7,15 @@
 //    him: the GM's map shows him there. cy cannot pick Frody.
 // 3. Fog: with the fog on, cy no longer sees Frody standing in the dark (bo still sees his own
 //    token); once the GM reveals Frody's cell, cy sees him again.
+// 4. bo drags Frody with the pointer onto a revealed cell; cy sees him move; the GM undoes the
+//    move from the log and both players see him back where he stood.
 //
 // Run: npm --prefix ui run build, then in ui/:
 // HOUSERULE_BIN=… node --test --test-concurrency=1 ../tests/browser/map.test.mjs
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { gmCreates, inviteLink, launchBrowser, openAction, openPage, openRecordedPage, pickPlayer, startServer, submit, until } from "./support.mjs";
+import { gmCreates, inviteLink, launchBrowser, openAction, openPage, openRecordedPage, pickPlayer, screenshot, startServer, submit, until } from "./support.mjs";
 
 const map = (page) => page.getByRole("region", { name: "Map" });
 const cell = (page, x, y) => map(page).locator(`polygon.cell[data-cell="${x},${y}"]`);
@@ -110,6 +112,29 @@ describe("the map", { timeout: 240_000 }, () => {
     await map(gm).getByRole("button", { name: "Reveal / cover" }).click();
     await token(gm, "Frody").click(); // the cell Frody stands on
     await until("cy sees Frody on the revealed cell", async () => (await tokens(cy)).includes("Frody, column 5, row 2"));
+  });
+
+  it("bo drags Frody to a revealed cell, cy sees it, and the GM's undo puts him back", async () => {
+    await cell(gm, 5, 1).click(); // reveal the cell Frody is dragged to (the GM is revealing)
+    const bo = players.bo.page;
+    const from = await token(bo, "Frody").boundingBox();
+    const to = await cell(bo, 5, 1).boundingBox();
+    await bo.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await bo.mouse.down();
+    await bo.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 5 });
+    await until("the ruler reads 5 ft while dragging", async () => /Frody: 5 ft/.test(await map(bo).innerText()));
+    await bo.mouse.up();
+    const cy = players.cy.page;
+    await until("cy sees Frody dragged", async () => (await tokens(cy)).includes("Frody, column 6, row 2"));
+    await screenshot(gm, "scene");
+    const gmLog = gm.getByRole("list", { name: "Log" });
+    const seq = await gmLog.getByRole("listitem").first().getAttribute("data-seq");
+    const moved = gm.locator(`.log-entry[data-seq="${seq}"]`);
+    await moved.getByRole("button", { name: "Undo" }).click();
+    await moved.getByRole("button", { name: "Yes, undo it" }).click();
+    for (const page of [bo, cy]) {
+      await until("Frody is back after the undo", async () => (await tokens(page)).includes("Frody, column 5, row 2"));
+    }
   });
 
   it("nothing of the hidden NPC reaches a player's browser", async () => {

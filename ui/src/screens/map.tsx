@@ -153,6 +153,11 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
   const [mode, setMode] = useState<Mode>("move");
   const [selected, setSelected] = useState<string | null>(null);
   const [target, setTarget] = useState<Cell | null>(null);
+  // Cells the path goes through on the way (shift-click adds one), so a move can turn corners.
+  const [waypoints, setWaypoints] = useState<Cell[]>([]);
+  const [zoom, setZoom] = useState(1);
+  const dragging = useRef<{ id: string; moved: boolean } | null>(null);
+  const svg = useRef<SVGSVGElement>(null);
   const [ruler, setRuler] = useState<Measured | null>(null);
   const [placing, setPlacing] = useState<string>("");
   const token = scene.tokens.find((t) => t.id === selected) ?? null;
@@ -161,30 +166,76 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
   const fogged = (c: Cell) => !!scene.fog.on && !revealed.has(key(c));
   const mayMove = (t: TokenView) => gm || (!!me && (t.owner === me || scene.players_move_any));
 
+  const pick = (id: string | null) => {
+    setSelected(id);
+    setTarget(null);
+    setWaypoints([]);
+  };
+  const pathTo = (to: Cell): Cell[] => (token ? [token.cell, ...waypoints, to] : []);
+
   // The ruler: the engine measures the path from the picked token to the target.
   const asked = useRef(0);
+  const path = target ? pathTo(target) : [];
   useEffect(() => {
     if (!token || !target || same(token.cell, target)) return setRuler(null);
     const mine = ++asked.current;
     store
-      .call("measure", { grid, path: [token.cell, target] })
+      .call("measure", { grid, path })
       .then((m) => mine === asked.current && setRuler(m))
       .catch(() => mine === asked.current && setRuler(null));
-  }, [token?.cell[0], token?.cell[1], target?.[0], target?.[1], grid]);
+  }, [JSON.stringify(path), grid]);
 
   const move = async (to: Cell) => {
     if (!token || same(token.cell, to)) return;
     try {
-      await store.call("move", { token: token.id, path: [token.cell, to], entropy: freshEntropy() });
-      setSelected(null);
-      setTarget(null);
+      await store.call("move", { token: token.id, path: pathTo(to), entropy: freshEntropy() });
+      pick(null);
       await store.refresh("update");
     } catch (e) {
       onError(toReport(e));
     }
   };
 
-  const onCell = (c: Cell) => {
+  /** The cell under a pointer. */
+  const cellAt = (e: PointerEvent): Cell | null => {
+    const m = svg.current?.getScreenCTM();
+    if (!m) return null;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    if (grid.kind !== "hex") return [Math.max(0, Math.floor(p.x / PX)), Math.max(0, Math.floor(p.y / PX))];
+    const r = PX / SQRT3;
+    const fr = (p.y - r) / (1.5 * r);
+    const fq = (p.x - PX / 2) / PX - fr / 2;
+    let [q, rr, s] = [Math.round(fq), Math.round(fr), Math.round(-fq - fr)];
+    const [dq, dr, ds] = [Math.abs(q - fq), Math.abs(rr - fr), Math.abs(s + fq + fr)];
+    if (dq > dr && dq > ds) q = -rr - s;
+    else if (dr > ds) rr = -q - s;
+    return [Math.max(0, q), Math.max(0, rr)];
+  };
+  // Dragging a token (mouse, pen or finger): the ruler follows, letting go moves it there.
+  const onDown = (t: TokenView, e: PointerEvent) => {
+    if (mode !== "move" || !mayMove(t)) return;
+    if (t.id !== selected) pick(t.id);
+    dragging.current = { id: t.id, moved: false };
+    svg.current?.setPointerCapture?.(e.pointerId);
+  };
+  const onDrag = (e: PointerEvent) => {
+    const c = dragging.current && cellAt(e);
+    if (!c || !token) return;
+    if (!same(c, token.cell)) dragging.current!.moved = true;
+    setTarget(c);
+  };
+  const onUp = (e: PointerEvent) => {
+    const d = dragging.current;
+    dragging.current = null;
+    const c = d?.moved ? cellAt(e) : null;
+    if (c && token && !same(c, token.cell)) void move(c);
+  };
+
+  const onCell = (c: Cell, e?: MouseEvent) => {
+    if (mode === "move" && token && e?.shiftKey) {
+      setWaypoints((w) => [...w, c]);
+      return;
+    }
     if (mode === "fog" && gm) {
       const open = revealed.has(key(c));
       void op({ op: "fog", scene: scene.id, reveal: open ? [] : [c], cover: open ? [c] : [] });
@@ -207,8 +258,7 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
       e.preventDefault();
       void move(target);
     } else if (e.key === "Escape") {
-      setSelected(null);
-      setTarget(null);
+      pick(null);
     }
   };
 
@@ -217,6 +267,7 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
   const last = centre(grid, [cols - 1, rows - 1]);
   const width = last[0] + PX;
   const height = last[1] + PX;
+  const points = path.map((c) => centre(grid, c).join(",")).join(" ");
   const cells: Cell[] = [];
   for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) cells.push([x, y]);
 
@@ -261,25 +312,44 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
       <p class="muted small scene-help" aria-live="polite">
         {token
           ? ruler
-            ? `${token.name}: ${fmt(ruler.length)} ${ruler.unit} to the cell picked${ruler.straight ? "" : " (not straight)"}. Click it or press Enter to move; Esc to cancel.`
-            : `${token.name} picked: point at a cell (or use the arrow keys) to measure, click it (or Enter) to move.`
+            ? `${token.name}: ${fmt(ruler.length)} ${ruler.unit} to the cell picked${ruler.straight ? "" : " (not straight)"}. Click it or press Enter to move (shift-click adds a turn on the way); Esc to cancel.`
+            : `${token.name} picked: drag it, or point at a cell (or use the arrow keys) to measure, click it (or Enter) to move.`
           : `Grid: one cell is ${fmt(grid.unit.per_cell)} ${grid.unit.name}. Pick a token to move or measure.`}
       </p>
+      <div class="scene-zoom" role="group" aria-label="Zoom">
+        <button type="button" class="small" aria-label="Zoom out" disabled={zoom <= 0.5} onClick={() => setZoom((z) => Math.max(0.5, z / 1.25))}>
+          −
+        </button>
+        <span class="muted small">{Math.round(zoom * 100)}%</span>
+        <button type="button" class="small" aria-label="Zoom in" disabled={zoom >= 2.5} onClick={() => setZoom((z) => Math.min(2.5, z * 1.25))}>
+          +
+        </button>
+      </div>
       <div class="scene-scroll">
-        <svg class={`scene-svg ${grid.kind}`} width={width} height={height} viewBox={`0 0 ${width} ${height}`} onKeyDown={onKey} role="group" aria-label={`Scene ${scene.name}`}>
+        <svg
+          ref={svg}
+          class={`scene-svg ${grid.kind}`}
+          width={width * zoom}
+          height={height * zoom}
+          viewBox={`0 0 ${width} ${height}`}
+          onKeyDown={onKey}
+          onPointerMove={onDrag}
+          onPointerUp={onUp}
+          onPointerCancel={() => (dragging.current = null)}
+          role="group"
+          aria-label={`Scene ${scene.name}`}
+        >
           {cells.map((c) => (
             <polygon
               key={key(c)}
               data-cell={key(c)}
               class={`cell ${fogged(c) ? "fogged" : ""} ${same(target, c) ? "target" : ""}`}
               points={outline(grid, c)}
-              onClick={() => onCell(c)}
+              onClick={(e) => onCell(c, e)}
               onMouseEnter={() => token && setTarget(c)}
             />
           ))}
-          {token && target && !same(token.cell, target) && (
-            <line class="ruler" x1={centre(grid, token.cell)[0]} y1={centre(grid, token.cell)[1]} x2={centre(grid, target)[0]} y2={centre(grid, target)[1]} />
-          )}
+          {token && target && !same(token.cell, target) && <polyline class="ruler" points={points} />}
           {scene.tokens.map((t) => {
             const [cx, cy] = centre(grid, t.cell);
             const mine = mayMove(t);
@@ -291,18 +361,16 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
                 role="button"
                 aria-pressed={t.id === selected}
                 aria-label={`${t.name}${t.hidden ? " (hidden from players)" : ""}, column ${t.cell[0] + 1}, row ${t.cell[1] + 1}`}
+                onPointerDown={(e) => onDown(t, e)}
                 onClick={(e) => {
                   e.stopPropagation();
-                  if (gm && mode !== "move") return onCell(t.cell);
-                  if (!mine) return;
-                  setSelected(t.id === selected ? null : t.id);
-                  setTarget(null);
+                  if (gm && mode !== "move") onCell(t.cell);
                 }}
                 onKeyDown={(e) => {
                   if ((e.key === "Enter" || e.key === " ") && !target) {
                     e.preventDefault();
                     e.stopPropagation();
-                    if (mine) setSelected(t.id === selected ? null : t.id);
+                    if (mine) pick(t.id === selected ? null : t.id);
                   }
                 }}
               >
