@@ -276,6 +276,8 @@ export type TokenView = {
   image?: string | null;
   /** Hidden from the players (only the GM, and the token's owner, see it). */
   hidden: boolean;
+  /** Players other than its owner do not see it: it is hidden, or its entity is not public. */
+  unseen?: boolean;
 };
 
 /** An action a viewer may take, as a form. */

@@ -36,6 +36,9 @@ pub struct TokenView {
     pub image: Option<String>,
     /// Hidden from the players (only the GM, and the token's owner, see it).
     pub hidden: bool,
+    /// Players other than its owner do not see it: it is hidden, or its entity is not public.
+    #[serde(default)]
+    pub unseen: bool,
 }
 
 /// A scene as a viewer sees it.
@@ -140,5 +143,6 @@ fn token_view(table: &Table, id: &str, t: &Token) -> TokenView {
         size: t.size,
         image: t.image.clone(),
         hidden: t.hidden,
+        unseen: t.hidden || entity.is_some_and(|e| e.visibility != crate::visibility::Visibility::Public),
     }
 }

@@ -343,7 +343,7 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
             <polygon
               key={key(c)}
               data-cell={key(c)}
-              class={`cell ${fogged(c) ? "fogged" : ""} ${same(target, c) ? "target" : ""}`}
+              class={`cell ${fogged(c) ? (gm ? "fogged-gm" : "fogged") : ""} ${same(target, c) ? "target" : ""}`}
               points={outline(grid, c)}
               onClick={(e) => onCell(c, e)}
               onMouseEnter={() => token && setTarget(c)}
@@ -356,11 +356,11 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
             return (
               <g
                 key={t.id}
-                class={`token ${t.hidden ? "hidden-token" : ""} ${t.id === selected ? "selected" : ""} ${mine ? "movable" : ""}`}
+                class={`token ${t.unseen ? "hidden-token" : ""} ${t.id === selected ? "selected" : ""} ${mine ? "movable" : ""}`}
                 tabIndex={mine ? 0 : -1}
                 role="button"
                 aria-pressed={t.id === selected}
-                aria-label={`${t.name}${t.hidden ? " (hidden from players)" : ""}, column ${t.cell[0] + 1}, row ${t.cell[1] + 1}`}
+                aria-label={`${t.name}${t.unseen ? " (players do not see it)" : ""}, column ${t.cell[0] + 1}, row ${t.cell[1] + 1}`}
                 onPointerDown={(e) => onDown(t, e)}
                 onClick={(e) => {
                   e.stopPropagation();

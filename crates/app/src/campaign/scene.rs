@@ -122,18 +122,28 @@ impl SceneOp {
                 head.grid = grid.unwrap_or(head.grid);
                 head.background = background.or(head.background);
                 head.players_move_any = players_move_any.unwrap_or(head.players_move_any);
+                let name = head.name.clone();
                 tx.update_scene(&id, head)?;
-                Ok(format!("The GM changes scene {id}."))
+                Ok(format!("The GM changes scene {name}."))
             }
-            SceneOp::Remove { id } => tx.remove_scene(&id).map(|_| format!("The GM removes scene {id}.")),
+            SceneOp::Remove { id } => {
+                let name = tx.scene(&id)?.head.name.clone();
+                tx.remove_scene(&id).map(|_| format!("The GM removes scene {name}."))
+            }
             SceneOp::Show { id } => {
                 tx.show_scene(id.as_deref())?;
-                Ok(format!("The GM shows scene {}.", id.unwrap_or_else(|| "none".into())))
+                match id {
+                    Some(id) => Ok(format!("The GM shows the players {}.", tx.scene(&id)?.head.name)),
+                    None => Ok("The GM shows the players no scene.".into()),
+                }
             }
             SceneOp::Place { scene, id, entity, label, cell, size, image, hidden } => {
+                let what = entity.as_deref().and_then(|e| tx.table.entities.get(e)).map(|e| e.name.clone());
+                let what = what.or_else(|| label.clone()).unwrap_or_else(|| id.clone());
                 let token = Token { entity, label, cell, size: size.unwrap_or(1), image, hidden };
                 tx.place_token(&scene, &id, token)?;
-                Ok(format!("The GM places token {id} on {scene} at {},{}.", cell.0, cell.1))
+                let on = tx.scene(&scene)?.head.name.clone();
+                Ok(format!("The GM places {what} on {on}, column {} row {}.", cell.0 + 1, cell.1 + 1))
             }
             SceneOp::Token { id, hidden, entity, size, image } => {
                 let (_, old) = tx.token(&id)?;
@@ -158,7 +168,7 @@ impl SceneOp {
                 });
                 fog.polygons.extend(polygon);
                 tx.set_fog(&scene, fog)?;
-                Ok(format!("The GM changes the fog on {scene}."))
+                Ok(format!("The GM changes the fog on {}.", tx.scene(&scene)?.head.name))
             }
         }
     }
