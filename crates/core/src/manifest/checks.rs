@@ -317,6 +317,22 @@ fn moments(m: &Manifest) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// The `[scene]` unit is a name and a positive amount per cell within the scene caps.
+fn scene(m: &Manifest) -> Result<(), Refusal> {
+    let s = &m.scene;
+    if !(s.per_cell.is_finite() && s.per_cell > 0.0 && s.per_cell <= crate::scene::grid::MAX_PER_CELL) {
+        let max = crate::scene::grid::MAX_PER_CELL;
+        return refuse(
+            "scene.per_cell",
+            format!("{} is not an amount per cell (more than 0, at most {max})", s.per_cell),
+        );
+    }
+    if s.unit.trim().is_empty() || crate::text::check(&s.unit, crate::text::Lines::One).is_err() {
+        return refuse("scene.unit", "a unit is a name on one line (inch, area, ft)");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::Manifest;
@@ -419,20 +435,4 @@ who = ["gm"]
             BASE.replace("entry = \"rules.rhai\"", "entry = \"rules.rhai\"\nscripts = [\"more.rhai\", \"rules.rhai\"]");
         assert_eq!(Manifest::parse("plugin.toml", &twice).unwrap_err().field, "scripts[2]");
     }
-}
-
-/// The `[scene]` unit is a name and a positive amount per cell within the scene caps.
-fn scene(m: &Manifest) -> Result<(), Refusal> {
-    let s = &m.scene;
-    if !(s.per_cell.is_finite() && s.per_cell > 0.0 && s.per_cell <= crate::scene::grid::MAX_PER_CELL) {
-        let max = crate::scene::grid::MAX_PER_CELL;
-        return refuse(
-            "scene.per_cell",
-            format!("{} is not an amount per cell (more than 0, at most {max})", s.per_cell),
-        );
-    }
-    if s.unit.trim().is_empty() || crate::text::check(&s.unit, crate::text::Lines::One).is_err() {
-        return refuse("scene.unit", "a unit is a name on one line (inch, area, ft)");
-    }
-    Ok(())
 }
