@@ -527,9 +527,26 @@ fn links_and_dice_permissions_from_the_command_line() {
     let typed =
         ann.call("act", json!({"action": "roll", "params": {"expr": "1d6"}, "dice": [4], "entropy": entropy()}));
     assert!(typed.get("error").is_none(), "ann may type in her dice: {typed}");
-    drop(ann);
     let ended = crate::support::houserule(&["invite", &file, "ann", "--revoke"]);
     assert_eq!(ended.code, 0, "{}", ended.stderr);
+    // Her open connection is closed by the server: reading it ends (within 5 s; waiting longer
+    // would be a read that times out, which is not a close).
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = ann.ws.get_mut() {
+        s.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    }
+    let closed = loop {
+        match ann.ws.read() {
+            Ok(Message::Close(_)) => break true,
+            Ok(_) => continue,
+            Err(tungstenite::Error::Io(e))
+                if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
+            {
+                break false
+            }
+            Err(_) => break true,
+        }
+    };
+    assert!(closed, "the link ended from the command line closes the connection that joined with it");
     let (_, late) = Client::join(&server, json!({"invite": token}));
     assert_eq!(Client::error_code(&late), "forbidden", "a link ended from the command line ends at the server: {late}");
 }

@@ -83,7 +83,39 @@ pub(super) fn share_copy(app: &App, _: &Caller, p: ShareCopy) -> Result<ShareRep
 impl App {
     /// The player a join link's token was made for, if it is live.
     pub fn redeem_invite(&self, token: &str) -> Result<Option<String>, ErrorReport> {
-        with_store(self, |store| invites::redeem(store, token, &crate::campaign::now()))
+        let player = with_store(self, |store| invites::redeem(store, token, &crate::campaign::now()))?;
+        if let Some(p) = &player {
+            let made = with_store(self, invites::list)?.into_iter().find(|i| &i.player == p).map(|i| i.created);
+            self.joined().insert(p.clone(), made.unwrap_or_default());
+        }
+        Ok(player)
+    }
+
+    fn joined(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, String>> {
+        self.shared.joined.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Ends the connections of every player whose link was revoked or replaced since they
+    /// joined, by this process or another (`houserule invite FILE NAME --revoke` while the table
+    /// is served): the link each joined with is looked for in the file. How many were closed.
+    pub fn sweep_links(&self) -> usize {
+        let Some(server) = self.server() else { return 0 };
+        if self.joined().is_empty() {
+            return 0;
+        }
+        let Ok(live) = with_store(self, invites::list) else { return 0 };
+        let ended: Vec<String> = self
+            .joined()
+            .iter()
+            .filter(|(p, made)| !live.iter().any(|i| &i.player == *p && &i.created == *made && i.made_here))
+            .map(|(p, _)| p.clone())
+            .collect();
+        let mut closed = 0;
+        for p in ended {
+            self.joined().remove(&p);
+            closed += server.disconnect(&format!("player:{p}"));
+        }
+        closed
     }
 
     /// The player a seat at the table (a join link, a Matrix account) may be given for `asked`:

@@ -76,6 +76,9 @@ struct Shared {
     lab: lab::Lab,
     ports: ports::Ports,
     files: files::Files,
+    /// The link each player joined with (when it was made), so a link ended or replaced by
+    /// another program ends their connections too (see `App::sweep_links`).
+    joined: std::sync::Mutex<std::collections::HashMap<String, String>>,
 }
 
 /// The campaign in play, everyone following it, and the services that answer calls on it.

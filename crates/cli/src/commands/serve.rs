@@ -56,6 +56,8 @@ pub fn serve(file: PathBuf, args: ServeArgs) -> Result<bool, Failure> {
             if let Err(e) = watcher.catch_up() {
                 crate::note!("could not read what another program wrote to {}: {e}", watched.display());
             }
+            // A link ended from the command line ends its connections here too.
+            watcher.sweep_links();
         })
         .map_err(|e| Failure::new(ErrorCode::Io, e.to_string()))?;
     let url = serving.url.trim_end_matches('/');
