@@ -254,9 +254,9 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     await annRoll.getByRole("button", { name: "Challenge roll", exact: true }).click();
     const refusal = annRoll.getByRole("alert");
     await refusal.waitFor();
-    assert.match(await refusal.innerText(), /TURNS/, "the refusal names its rule");
+    assert.match(await refusal.innerText(), /Turns: Gandolf/, "the refusal names its rule, as a person writes it");
     // The form said so before she clicked: the rules' refusal shows where the odds would.
-    assert.match(await annRoll.getByRole("status", { name: "Chance of success" }).innerText(), /TURNS/, "the odds say why it would be refused");
+    assert.match(await annRoll.getByRole("status", { name: "Chance of success" }).innerText(), /Turns: Gandolf/, "the odds say why it would be refused");
     // Houserule rolls for her: no dice field until the GM lets her type in her own.
     assert.equal(await annRoll.getByLabel("Dice rolled by hand").count(), 0, "no dice by hand for a player by default");
     await showForm(ann, "Challenge roll");

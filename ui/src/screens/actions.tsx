@@ -12,7 +12,7 @@ import { CorrectionForm } from "./correct";
 import type { ActionForm, Acted, Chance, FormOdds, LogItem, PostDraft, View } from "../contract";
 import { names } from "../talk";
 import { show } from "../format";
-import { ErrorBox } from "../ui/errors";
+import { ErrorBox, ruleLabel, splitRule } from "../ui/errors";
 import { OPEN_ACTION } from "./turns";
 import { ParamField, convert, entityOptions, initial, inputId, isMissing, itemSpec, paramLabel, picksTraitsOf, type Ctx, type ParamSpec, type Raw, type RawRecord } from "./fields";
 
@@ -398,7 +398,17 @@ function OddsLine({ store, action, params, view }: { store: Store; action: strin
           </li>
         ))}
       </ul>
-      {odds.refused && <p class="odds-refused">{odds.refused}</p>}
+      {odds.refused && <OddsRefused message={odds.refused} />}
     </div>
+  );
+}
+
+/** Why the rules would refuse the form as filled: the rule named as a person writes it. */
+function OddsRefused({ message }: { message: string }) {
+  const { rule, text } = splitRule(message);
+  return (
+    <p class="odds-refused">
+      {rule && <span class="rule-name">{ruleLabel(rule)}:</span>} {text}
+    </p>
   );
 }
