@@ -9,6 +9,7 @@ mod modules;
 mod odds;
 mod plugins;
 mod rolls;
+mod scene;
 mod schemas;
 mod serve;
 mod sharing;

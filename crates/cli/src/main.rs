@@ -301,6 +301,26 @@ enum Command {
         #[arg(long)]
         revoke: bool,
     },
+    /// The map: each scene drawn in text as the GM (or --as player:NAME) sees it; with --op JSON,
+    /// one of the GM's scene operations ('{"op":"create","id":"yard","name":"The Yard"}', show,
+    /// place, token, remove_token, fog, update, remove).
+    Scene {
+        file: PathBuf,
+        #[arg(long = "as")]
+        role: Option<String>,
+        #[arg(long)]
+        op: Option<String>,
+    },
+    /// Move a token along a path of cells (x,y each; the first where it stands), through the
+    /// ruleset's move hook.
+    Move {
+        file: PathBuf,
+        token: String,
+        #[arg(required = true)]
+        path: Vec<String>,
+        #[arg(long = "as")]
+        role: Option<String>,
+    },
     /// Take back the latest action (or every action after event --to); they stay in the log, voided.
     Undo {
         file: PathBuf,
@@ -418,6 +438,10 @@ fn main() -> ExitCode {
         Command::Matrix(MatrixCommand::Run { file, once }) => commands::matrix::run(&file, once),
         Command::Invite { file, player, url, revoke } => {
             commands::table::invite(json, &file, player.as_deref(), url.as_deref(), revoke)
+        }
+        Command::Scene { file, role, op } => commands::scene::scene(json, &file, role.as_deref(), op.as_deref()),
+        Command::Move { file, token, path, role } => {
+            commands::scene::move_token(json, &file, &token, &path, role.as_deref())
         }
         Command::Undo { file, to } => commands::table::undo(json, &file, to),
         Command::Correct { file, field, pool, kind, trait_, remove, reason } => commands::table::correct(

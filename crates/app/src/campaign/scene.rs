@@ -18,7 +18,7 @@ use houserule_core::scene::grid::{Cell, Grid};
 use houserule_core::scene::{Background, SceneHead, Token};
 use houserule_core::table::Table;
 use houserule_core::tx::{DiceSupply, Tx, TxError};
-use houserule_core::view::{self, LogEntry};
+use houserule_core::view::{self, LogEntry, View};
 use houserule_core::{Role, Visibility};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -229,6 +229,12 @@ impl Campaign {
         let storage = |e: CampaignError| ActError::Storage(e.to_string());
         self.catch_up().map_err(storage)?;
         let dice = self.dice(forced, entropy)?;
+        // A token the mover may not see is, to them, no token at all: the refusal must not tell
+        // a hidden token's id from one that does not exist.
+        let sees = |v: View| v.scenes.iter().any(|s| s.tokens.iter().any(|t| t.id == token));
+        if !role.is_gm() && !sees(self.view(role)) {
+            return Err(ActError::Forbidden { reason: format!("there is no token '{token}'") });
+        }
         let mut tx = self.scene_tx(role, "move", dice.clone());
         tx.may_move(role, token).map_err(|e| ActError::Forbidden { reason: e.to_string() })?;
         let params = [("token", Value::from(token)), ("path", serde_json::to_value(&path).expect("cells serialise"))];

@@ -10,6 +10,7 @@ pub mod lab;
 pub mod matrix;
 pub mod odds;
 pub mod plugin;
+pub mod scene;
 pub mod serve;
 pub mod sharing;
 pub mod simulate;
