@@ -60,6 +60,7 @@ export function TurnTracker({ store, view, actions, me }: { store: Store; view: 
               <li key={s.id} class={`seat ${now ? "now" : ""} ${s.acted ? "acted" : ""}`} aria-current={now ? "true" : undefined}>
                 <span class="seat-name">{e?.name ?? "Someone"}</span>
                 {e?.owner && <span class="muted small"> ({e.owner})</span>}
+                <SeatCards view={view} holder={s.id} />
                 {now && <span class="seat-state"> — their turn</span>}
                 {!now && s.held && <span class="seat-state"> — holding</span>}
                 {!now && !s.held && s.acted && <span class="seat-state muted"> — acted</span>}
@@ -86,5 +87,24 @@ export function TurnTracker({ store, view, actions, me }: { store: Store; view: 
       </div>
       {run.error && <ErrorBox error={run.error} />}
     </section>
+  );
+}
+
+/** The cards a participant holds (an action card in Savage Worlds), as the viewer may see them:
+ * face-up cards by name, face-down ones counted. */
+function SeatCards({ view, holder }: { view: View; holder: string }) {
+  const hands = (view.decks ?? []).flatMap((d) => d.hands.filter((h) => h.holder === holder));
+  const up = hands.flatMap((h) => [...h.up, ...h.down]);
+  const hidden = hands.reduce((n, h) => n + h.down_count - h.down.length, 0);
+  if (up.length === 0 && hidden === 0) return null;
+  return (
+    <span class="seat-cards">
+      {up.map((c) => (
+        <span key={c} class="card-chip">
+          {c}
+        </span>
+      ))}
+      {hidden > 0 && <span class="card-chip face-down">{hidden === 1 ? "a card face down" : `${hidden} cards face down`}</span>}
+    </span>
   );
 }
