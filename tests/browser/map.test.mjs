@@ -152,4 +152,17 @@ describe("the map", { timeout: 240_000 }, () => {
     assert.deepEqual(found, {}, "neither player received or sees anything of Skulker");
     assert.deepEqual(errors, []);
   });
+
+  it("the map rings the token whose turn it is", async () => {
+    const tracker = gm.getByRole("region", { name: "Turn order" });
+    await tracker.getByRole("button", { name: "Start an encounter…" }).click();
+    const form = gm.getByRole("form", { name: "Start an encounter", exact: true });
+    await form.waitFor();
+    for (const name of ["Frody", "Lia"]) await form.getByRole("checkbox", { name }).check();
+    await form.getByLabel("Initiative dice", { exact: true }).fill("1d1");
+    await submit(form, "Start an encounter");
+    const cy = players.cy.page;
+    await until("cy's map marks Frody's turn", async () => (await tokens(cy)).some((t) => t.startsWith("Frody (their turn)")));
+    assert.ok(!(await tokens(cy)).some((t) => t.startsWith("Lia (their turn)")), "only the one whose turn it is");
+  });
 });

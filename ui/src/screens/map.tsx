@@ -356,11 +356,11 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
             return (
               <g
                 key={t.id}
-                class={`token ${t.unseen ? "hidden-token" : ""} ${t.id === selected ? "selected" : ""} ${mine ? "movable" : ""}`}
+                class={`token ${t.entity && t.entity === view.turns?.current ? "their-turn" : ""} ${t.unseen ? "hidden-token" : ""} ${t.id === selected ? "selected" : ""} ${mine ? "movable" : ""}`}
                 tabIndex={mine ? 0 : -1}
                 role="button"
                 aria-pressed={t.id === selected}
-                aria-label={`${t.name}${t.unseen ? " (players do not see it)" : ""}, column ${t.cell[0] + 1}, row ${t.cell[1] + 1}`}
+                aria-label={`${t.name}${t.entity && t.entity === view.turns?.current ? " (their turn)" : ""}${t.unseen ? " (players do not see it)" : ""}, column ${t.cell[0] + 1}, row ${t.cell[1] + 1}`}
                 onPointerDown={(e) => onDown(t, e)}
                 onClick={(e) => {
                   e.stopPropagation();
