@@ -31,6 +31,7 @@ pub mod front;
 pub mod invites;
 pub mod lab;
 pub mod online;
+pub mod pictures;
 pub mod pinned;
 pub mod reads;
 pub mod reload;

@@ -129,6 +129,13 @@ fn full_copy(campaign: &Campaign, out: &Path) -> Result<ShareReport, ShareError>
         };
         copy.append(&row, snapshot.as_deref(), &[])
     })?;
+    let mut pictures = Ok(());
+    src.each_picture(|_, bytes| {
+        if pictures.is_ok() {
+            pictures = copy.put_picture(bytes).map(|_| ());
+        }
+    })?;
+    pictures?;
     copy.end_write(true)?;
     drop(copy);
     settle(out)?;

@@ -14,17 +14,20 @@
 //! same transaction as the event that records the change.
 //!
 //! Schema versions: 1, the first; 2, every event that puts rules in force records each file's
-//! digest in the table (the `rules` change), and a file from version 1 gains a `migrated` event.
+//! digest in the table (the `rules` change), and a file from version 1 gains a `migrated` event;
+//! 3, the `pictures` table (imported images by SHA-256, see `pictures`): a file from version 2
+//! becomes version 3 in the transaction that imports its first picture.
 
 use houserule_core::event::{Hash, Header, Item};
 use houserule_core::table::Table;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::{Path, PathBuf};
 
+pub mod pictures;
 mod schema;
 
 /// The schema this build writes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 /// The oldest schema this build opens.
 pub const OLDEST_SCHEMA: i64 = 1;
 /// A snapshot of the table is written every this many events. Opening a file folds the events
@@ -42,11 +45,17 @@ CREATE TABLE snapshots (seq INTEGER PRIMARY KEY, state TEXT NOT NULL);
 CREATE TABLE secrets (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 ";
 
+/// The table version 3 adds: each imported picture's bytes under the SHA-256 of them.
+const PICTURES_V3: &str = "
+CREATE TABLE pictures (digest TEXT PRIMARY KEY, bytes BLOB NOT NULL);
+";
+
 /// The tables of each schema version this build reads. Version 2 changed what events hold
-/// (the `rules` change), not the tables.
-fn tables_of(version: i64) -> Option<&'static str> {
+/// (the `rules` change), not the tables; version 3 adds `pictures`.
+fn tables_of(version: i64) -> Option<String> {
     match version {
-        1 | 2 => Some(SCHEMA_V1),
+        1 | 2 => Some(SCHEMA_V1.to_string()),
+        3 => Some(format!("{SCHEMA_V1}{PICTURES_V3}")),
         _ => None,
     }
 }
@@ -221,7 +230,7 @@ impl Store {
 
     fn init(mut conn: Connection, path: Option<PathBuf>) -> Result<Store, StoreError> {
         let tx = conn.transaction()?;
-        tx.execute_batch(SCHEMA_V1)?;
+        tx.execute_batch(&tables_of(SCHEMA_VERSION).expect("this build's own version"))?;
         tx.execute_batch(INDEXES)?;
         tx.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?1)", [SCHEMA_VERSION.to_string()])?;
         tx.execute("INSERT INTO meta (key, value) VALUES ('format', 'houserule-campaign')", [])?;

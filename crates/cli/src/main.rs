@@ -303,13 +303,19 @@ enum Command {
     },
     /// The map: each scene drawn in text as the GM (or --as player:NAME) sees it; with --op JSON,
     /// one of the GM's scene operations ('{"op":"create","id":"yard","name":"The Yard"}', show,
-    /// place, token, remove_token, fog, update, remove).
+    /// place, token, remove_token, fog, update, remove); with --import, a picture (PNG, JPEG or
+    /// WebP) into the campaign; with --map OUT, the shown scene's background as the viewer may
+    /// see it (for a player, every fogged area black).
     Scene {
         file: PathBuf,
         #[arg(long = "as")]
         role: Option<String>,
         #[arg(long)]
         op: Option<String>,
+        #[arg(long, conflicts_with_all = ["op", "map"])]
+        import: Option<PathBuf>,
+        #[arg(long, conflicts_with = "op")]
+        map: Option<PathBuf>,
     },
     /// Move a token along a path of cells (x,y each; the first where it stands), through the
     /// ruleset's move hook.
@@ -439,7 +445,13 @@ fn main() -> ExitCode {
         Command::Invite { file, player, url, revoke } => {
             commands::table::invite(json, &file, player.as_deref(), url.as_deref(), revoke)
         }
-        Command::Scene { file, role, op } => commands::scene::scene(json, &file, role.as_deref(), op.as_deref()),
+        Command::Scene { file, role, op, import: Some(picture), .. } => {
+            commands::pictures::import(json, &file, role.as_deref(), &picture)
+        }
+        Command::Scene { file, role, map: Some(out), .. } => {
+            commands::pictures::map(json, &file, role.as_deref(), &out)
+        }
+        Command::Scene { file, role, op, .. } => commands::scene::scene(json, &file, role.as_deref(), op.as_deref()),
         Command::Move { file, token, path, role } => {
             commands::scene::move_token(json, &file, &token, &path, role.as_deref())
         }

@@ -23,6 +23,7 @@ pub mod house;
 pub mod manifest;
 pub mod names;
 pub mod params;
+pub mod picture;
 pub mod plugin;
 pub mod pool;
 pub mod post;

@@ -112,6 +112,8 @@ pub fn change(c: &Change) -> String {
         Change::Moves { scene, .. } => format!("moves on scene {scene} set back"),
         Change::Fog { scene, fog } if fog.on => format!("fog on scene {scene}"),
         Change::Fog { scene, .. } => format!("no fog on scene {scene}"),
+        Change::Picture { picture: Some(p), .. } => format!("picture {} ({}×{})", p.name, p.width, p.height),
+        Change::Picture { digest, picture: None } => format!("picture {} taken off", &digest[..digest.len().min(12)]),
     }
 }
 

@@ -7,6 +7,7 @@
 
 use crate::deck::{Deck, DeckError, DeckPart};
 use crate::entity::{Entity, Field};
+use crate::picture::Picture;
 use crate::pool::{Counts, Pool, PoolRef};
 use crate::scene::fog::Fog;
 use crate::scene::grid::Cell;
@@ -60,6 +61,10 @@ pub struct Table {
     /// so a table made before scenes existed hashes as it always did.
     #[serde(default, skip_serializing_if = "Scenes::is_empty")]
     pub scenes: Scenes,
+    /// The pictures imported into the campaign, by digest (their bytes are in the file, not
+    /// here). Left out while there are none, so a table made before pictures hashes as it did.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pictures: BTreeMap<String, Picture>,
 }
 
 /// One change to the table.
@@ -194,6 +199,13 @@ pub enum Change {
         scene: String,
         fog: Fog,
     },
+    /// Adds a picture the GM imported (its digest commits to its bytes), or with none takes it
+    /// off the table (an undo; its bytes stay in the file). GM only: players reach a picture
+    /// only through what they may see on a scene.
+    Picture {
+        digest: String,
+        picture: Option<Picture>,
+    },
 }
 
 /// A change that does not fit the table it is applied to.
@@ -226,6 +238,8 @@ pub enum TableError {
     NoToken(String),
     #[error("a token '{0}' already exists")]
     TokenExists(String),
+    #[error("there is no picture {0} on the table")]
+    NoPicture(String),
 }
 
 impl Table {
@@ -332,9 +346,11 @@ impl Table {
             | Change::Turn { entity: None } => (Visibility::Public, None),
             Change::Token { scene, id, token } => self.token_visibility(scene, id, token.as_ref()),
             Change::Moved { scene, token, .. } => self.token_visibility(scene, token, None),
-            Change::Scene { .. } | Change::ShowScene { .. } | Change::Moves { .. } | Change::Fog { .. } => {
-                (Visibility::Gm, None)
-            }
+            Change::Scene { .. }
+            | Change::ShowScene { .. }
+            | Change::Moves { .. }
+            | Change::Fog { .. }
+            | Change::Picture { .. } => (Visibility::Gm, None),
         }
     }
 
@@ -521,6 +537,12 @@ impl Table {
             | Change::Moved { .. }
             | Change::Moves { .. }
             | Change::Fog { .. } => self.apply_scene(change)?,
+            Change::Picture { digest, picture: Some(p) } => {
+                self.pictures.insert(digest.clone(), p.clone());
+            }
+            Change::Picture { digest, picture: None } => {
+                self.pictures.remove(digest).ok_or_else(|| TableError::NoPicture(digest.clone()))?;
+            }
         }
         Ok(())
     }

@@ -7,6 +7,7 @@
 //! nothing when it does not fit. Who may move a token is [`Tx::may_move`]'s to say.
 
 use crate::caps::scene::{MAX_SCENES, MAX_TOKENS};
+use crate::picture::{Picture, MAX_PICTURES};
 use crate::scene::fog::Fog;
 use crate::scene::grid::Cell;
 use crate::scene::{Move, Scene, SceneHead, Token};
@@ -33,8 +34,40 @@ impl Tx {
             .ok_or_else(|| rule(format!("there is no token '{id}'")))
     }
 
+    /// Puts an imported picture on the table (the app stored its bytes under `digest`).
+    pub fn add_picture(&mut self, digest: &str, picture: Picture) -> Result<(), TxError> {
+        if self.table.pictures.contains_key(digest) {
+            return Err(rule(format!("the picture {} is already in the campaign", picture.name)));
+        }
+        if self.table.pictures.len() >= MAX_PICTURES {
+            return Err(rule(format!("a campaign holds at most {MAX_PICTURES} pictures")));
+        }
+        self.change(Change::Picture { digest: digest.to_string(), picture: Some(picture) })
+    }
+
+    /// A picture a scene or token names is one the campaign holds (for a background, of the size given).
+    fn check_pictures(&self, head: Option<&SceneHead>, image: Option<&str>) -> Result<(), TxError> {
+        let known = |d: &str| {
+            self.table
+                .pictures
+                .get(d)
+                .ok_or_else(|| rule(format!("there is no picture {d} in the campaign: import it first")))
+        };
+        if let Some(bg) = head.and_then(|h| h.background.as_ref()) {
+            let p = known(&bg.digest)?;
+            if (p.width, p.height) != (bg.width, bg.height) {
+                return Err(rule(format!(
+                    "the picture {} is {}×{} pixels, not {}×{}",
+                    p.name, p.width, p.height, bg.width, bg.height
+                )));
+            }
+        }
+        image.map_or(Ok(()), |d| known(d).map(|_| ()))
+    }
+
     /// Makes a new scene.
     pub fn create_scene(&mut self, id: &str, head: SceneHead) -> Result<(), TxError> {
+        self.check_pictures(Some(&head), None)?;
         if self.table.scenes.scenes.contains_key(id) {
             return Err(rule(format!("a scene '{id}' already exists")));
         }
@@ -47,6 +80,7 @@ impl Tx {
     /// Sets what a scene is (name, background, grid, who may move what).
     pub fn update_scene(&mut self, id: &str, head: SceneHead) -> Result<(), TxError> {
         self.scene(id)?;
+        self.check_pictures(Some(&head), None)?;
         self.change(Change::Scene { scene: id.to_string(), head: Some(head) })
     }
 
@@ -76,6 +110,7 @@ impl Tx {
         if self.table.scenes.find_token(id).is_some() {
             return Err(rule(format!("a token '{id}' already exists")));
         }
+        self.check_pictures(None, token.image.as_deref())?;
         if let Some(e) = &token.entity {
             self.entity(e)?;
         } else if token.label.is_none() {
@@ -91,6 +126,7 @@ impl Tx {
         if token.cell != old.cell {
             return Err(rule(format!("token '{id}' moves only by a move")));
         }
+        self.check_pictures(None, token.image.as_deref())?;
         if let Some(e) = &token.entity {
             self.entity(e)?;
         }

@@ -213,3 +213,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_scene_names_only_pictures_the_campaign_holds_and_undo_takes_an_import_back() {
+    use crate::picture::{Format, Picture};
+    use crate::scene::Background;
+    let mut t = tx();
+    let start = t.table.clone();
+    let digest = "ab".repeat(32);
+    let bg = Background { digest: digest.clone(), width: 640, height: 480 };
+    let with_bg = SceneHead { background: Some(bg.clone()), ..head("Cellar") };
+    let e = t.create_scene("cellar", with_bg.clone()).unwrap_err().to_string();
+    assert!(e.contains("import it first"), "{e}");
+    let pic = Picture { name: "cellar.png".into(), format: Format::Png, width: 640, height: 480, bytes: 9000 };
+    t.add_picture(&digest, pic.clone()).unwrap();
+    assert!(t.add_picture(&digest, pic).is_err(), "the same picture twice");
+    let wrong = SceneHead { background: Some(Background { width: 641, ..bg }), ..head("Cellar") };
+    assert!(t.create_scene("cellar", wrong).unwrap_err().to_string().contains("640×480"));
+    t.create_scene("cellar", with_bg).unwrap();
+    let mut marker = token(None, Some("Chest"), Cell(1, 1), false);
+    marker.image = Some("cd".repeat(32));
+    assert!(t.place_token("cellar", "chest", marker).is_err(), "a token's image is a picture too");
+    let now = fold(&start, &t);
+    assert_eq!(now.pictures.len(), 1);
+    let mut back = now.clone();
+    for c in crate::undo::restore(&now, &start) {
+        back.apply(&c).unwrap();
+    }
+    assert!(back.pictures.is_empty() && back.scenes.is_empty(), "undo takes the import and the scene back");
+}

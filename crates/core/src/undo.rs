@@ -30,6 +30,8 @@ pub fn restore(now: &Table, then: &Table) -> Vec<Change> {
     // Tokens go before their entities may; scenes come back after the entities do.
     let (scenes_before, scenes_after) = scenes(&now.scenes, &then.scenes);
     out.extend(scenes_before);
+    // Pictures the undone actions imported leave the table (their bytes stay in the file).
+    out.extend(pictures(now, then));
     // Entities the undone actions made go; ones they removed come back whole.
     for id in now.entities.keys().filter(|id| !then.entities.contains_key(*id)) {
         out.push(Change::Remove { id: id.clone() });
@@ -119,6 +121,15 @@ fn decks(now: &IndexMap<String, Deck>, then: &IndexMap<String, Deck>) -> (Vec<Ch
         }
     }
     (before, after)
+}
+
+/// The pictures `now` has that `then` had not go; the ones it had come back.
+fn pictures(now: &Table, then: &Table) -> Vec<Change> {
+    let gone = now.pictures.keys().filter(|d| !then.pictures.contains_key(*d));
+    let back = then.pictures.iter().filter(|(d, p)| now.pictures.get(*d) != Some(p));
+    gone.map(|d| Change::Picture { digest: d.clone(), picture: None })
+        .chain(back.map(|(d, p)| Change::Picture { digest: d.clone(), picture: Some(p.clone()) }))
+        .collect()
 }
 
 /// The changes that turn the scenes `now` back into `then`: those to make before entities are

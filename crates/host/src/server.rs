@@ -116,6 +116,9 @@ async fn static_file(State(shared): State<Arc<Shared>>, headers: HeaderMap, uri:
     }
 }
 
+/// The largest message a browser may send: a picture import at the largest size a picture may be.
+const MAX_MESSAGE: usize = 36 << 20;
+
 /// The same strict policy as the desktop window, plus the server's own WebSocket.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -128,7 +131,8 @@ async fn ws(
     if let Err(refused) = own_pages::check(&headers, &shared.names) {
         return (StatusCode::FORBIDDEN, refused.to_string()).into_response();
     }
-    upgrade.max_message_size(1 << 20).on_upgrade(move |socket| connection(socket, shared, peer))
+    // A message may carry a picture the GM imports: 25 MB as base64 is 33.4 MB, plus its name.
+    upgrade.max_message_size(MAX_MESSAGE).on_upgrade(move |socket| connection(socket, shared, peer))
 }
 
 async fn connection(mut socket: WebSocket, shared: Arc<Shared>, peer: SocketAddr) {

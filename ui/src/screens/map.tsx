@@ -14,6 +14,7 @@ import { freshEntropy, type Store } from "../store";
 import { useAction } from "../calls";
 import { ErrorBox } from "../ui/errors";
 import { toReport } from "../transport";
+import { ACCEPTED, importPicture, usePicture, type Shown } from "./pictures";
 
 type Mode = "move" | "place" | "fog";
 const PX = 44; // a cell's width on screen
@@ -44,16 +45,20 @@ function outline(grid: Grid, c: Cell): string {
 const same = (a: Cell | null, b: Cell | null) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
 const key = (c: Cell) => `${c[0]},${c[1]}`;
 
-/** The cells drawn: everything any token, revealed cell or the pointer touches, and some room. */
-function extent(scene: SceneView): { cols: number; rows: number } {
+/** The cells drawn: the map picture, everything any token or revealed cell touches, and some room. */
+function extent(scene: SceneView, picture: Shown | null): { cols: number; rows: number } {
   let cols = 16;
   let rows = 10;
+  if (picture) {
+    cols = Math.max(cols, Math.ceil(picture.width / scene.grid.size));
+    rows = Math.max(rows, Math.ceil(picture.height / scene.grid.size));
+  }
   const cells = [...scene.tokens.map((t) => t.cell), ...(scene.fog.cells ?? [])];
   for (const [x, y] of cells) {
     cols = Math.max(cols, x + 4);
     rows = Math.max(rows, y + 3);
   }
-  return { cols: Math.min(cols, 80), rows: Math.min(rows, 60) };
+  return { cols: Math.min(cols, 120), rows: Math.min(rows, 120) };
 }
 
 /** A readable id from a name, not yet taken. */
@@ -76,6 +81,21 @@ export function SceneMap({ store, view, me }: { store: Store; view: View; me: st
     const done = await run.call("scene", o, o.op);
     if (done !== undefined) await store.refresh("update");
     return done;
+  };
+  const [importing, setImporting] = useState(false);
+  const usePictureFile = async (file: File | undefined) => {
+    if (!file || !scene) return;
+    setImporting(true);
+    run.fail(null);
+    try {
+      const got = await importPicture(store, file);
+      const background = { digest: got.digest, width: got.picture.width, height: got.picture.height };
+      await op({ op: "update", id: scene.id, background });
+    } catch (e) {
+      run.fail(toReport(e));
+    } finally {
+      setImporting(false);
+    }
   };
   const create = async () => {
     const name = newName.trim();
@@ -125,6 +145,22 @@ export function SceneMap({ store, view, me }: { store: Store; view: View; me: st
             </button>
           </form>
           {scene && (
+            <label class="button small file-button">
+              {importing ? "Importing…" : scene.background ? "Change map picture" : "Map picture…"}
+              <input
+                type="file"
+                class="visually-hidden"
+                accept={ACCEPTED}
+                aria-label="Import a map picture (PNG, JPEG or WebP)"
+                disabled={importing}
+                onChange={(e) => {
+                  void usePictureFile(e.currentTarget.files?.[0]);
+                  e.currentTarget.value = "";
+                }}
+              />
+            </label>
+          )}
+          {scene && (
             <button type="button" class="small" disabled={run.busy} onClick={() => void op({ op: "show", id: scene.shown ? null : scene.id })}>
               {scene.shown ? "Hide from players" : "Show to players"}
             </button>
@@ -132,7 +168,11 @@ export function SceneMap({ store, view, me }: { store: Store; view: View; me: st
         </div>
       )}
       {run.error && <ErrorBox error={run.error} />}
-      {scene ? <SceneBoard key={scene.id} store={store} view={view} scene={scene} me={me} op={op} busy={run.busy} onError={run.fail} /> : <p class="muted">No scene yet: make one, then place tokens on it.</p>}
+      {scene ? (
+        <SceneBoard key={scene.id} store={store} view={view} scene={scene} me={me} op={op} busy={run.busy} onError={run.fail} onPicture={gm ? usePictureFile : undefined} />
+      ) : (
+        <p class="muted">No scene yet: make one, then place tokens on it.</p>
+      )}
     </section>
   );
 }
@@ -145,11 +185,17 @@ interface BoardProps {
   op: (o: SceneOp) => Promise<unknown>;
   busy: boolean;
   onError: (e: ErrorReport | null) => void;
+  /** The GM dropped a picture file on the map. */
+  onPicture?: (file: File | undefined) => Promise<void>;
 }
 
-function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
+function SceneBoard({ store, view, scene, me, op, busy, onError, onPicture }: BoardProps) {
   const gm = me === null;
   const grid = scene.grid;
+  // The GM's map is the picture itself; a player's is the one made for them, fog blacked out.
+  const picture = usePicture(store, gm ? scene.background?.digest : scene.map_key);
+  const scale = PX / grid.size;
+  const [dropping, setDropping] = useState(false);
   const [mode, setMode] = useState<Mode>("move");
   const [selected, setSelected] = useState<string | null>(null);
   const [target, setTarget] = useState<Cell | null>(null);
@@ -161,7 +207,7 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
   const [ruler, setRuler] = useState<Measured | null>(null);
   const [placing, setPlacing] = useState<string>("");
   const token = scene.tokens.find((t) => t.id === selected) ?? null;
-  const { cols, rows } = extent(scene);
+  const { cols, rows } = extent(scene, picture);
   const revealed = useMemo(() => new Set((scene.fog.cells ?? []).map(key)), [scene.fog]);
   const fogged = (c: Cell) => !!scene.fog.on && !revealed.has(key(c));
   const mayMove = (t: TokenView) => gm || (!!me && (t.owner === me || scene.players_move_any));
@@ -272,7 +318,21 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
   for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) cells.push([x, y]);
 
   return (
-    <div class="scene-board">
+    <div
+      class={`scene-board ${dropping ? "dropping" : ""}`}
+      onDragOver={(e) => {
+        if (!onPicture) return;
+        e.preventDefault();
+        setDropping(true);
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(e) => {
+        if (!onPicture) return;
+        e.preventDefault();
+        setDropping(false);
+        void onPicture(e.dataTransfer?.files?.[0]);
+      }}
+    >
       {gm && (
         <div class="scene-tools" role="toolbar" aria-label="Map tools">
           {(["move", "place", "fog"] as Mode[]).map((m) => (
@@ -328,7 +388,7 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
       <div class="scene-scroll">
         <svg
           ref={svg}
-          class={`scene-svg ${grid.kind}`}
+          class={`scene-svg ${grid.kind} ${picture ? "pictured" : ""}`}
           width={width * zoom}
           height={height * zoom}
           viewBox={`0 0 ${width} ${height}`}
@@ -339,6 +399,18 @@ function SceneBoard({ store, view, scene, me, op, busy, onError }: BoardProps) {
           role="group"
           aria-label={`Scene ${scene.name}`}
         >
+          {picture && (
+            <image
+              class="scene-picture"
+              href={picture.url}
+              x={0}
+              y={0}
+              width={picture.width * scale}
+              height={picture.height * scale}
+              preserveAspectRatio="none"
+              aria-hidden="true"
+            />
+          )}
           {cells.map((c) => (
             <polygon
               key={key(c)}

@@ -60,6 +60,14 @@ calls! {
     /// Measures a path on a grid as the rules do (the ruler): its length in cells and in the
     /// grid's unit, and whether it runs straight. Reads nothing of the table.
     Measure "measure" (MeasurePath) -> Measured, Anyone => scene::measure;
+    /// Imports a picture (PNG, JPEG or WebP, at most 25 MB and 16384×16384 pixels) into the
+    /// campaign file: decoded whole first, then kept with the event that adds it, or refused
+    /// naming the file and the limit with nothing kept.
+    ImportPicture "import_picture" (ImportPicture) -> Imported, Gm => pictures::import;
+    /// A picture as the caller may see it, by key: the GM any picture by its digest; a player
+    /// the background of the scene shown to them by its map key (fogged areas black, made on
+    /// this machine) or the image of a token they see.
+    Picture "picture" (PictureKey) -> PictureData, Anyone => pictures::picture;
     /// Makes a player's join link (shown once; replaces the player's older link).
     Invite "invite" (PlayerName) -> NewInvite, Gm => gm::invite;
     /// The players with a join link, and when each was made and last used.

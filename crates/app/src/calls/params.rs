@@ -47,6 +47,20 @@ pub struct MoveToken {
     pub entropy: Option<houserule_core::dice::Entropy>,
 }
 
+/// A picture to import: its file name and its bytes (base64).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ImportPicture {
+    pub name: String,
+    /// The file's bytes, base64 (standard alphabet, padded).
+    pub data: String,
+}
+
+/// Which picture: a digest (the GM), a map key or a token image's digest (a player).
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct PictureKey {
+    pub key: String,
+}
+
 /// A path to measure on a grid (the ruler).
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct MeasurePath {

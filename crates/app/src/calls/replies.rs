@@ -70,6 +70,26 @@ pub struct Removed {
     pub connections: usize,
 }
 
+/// A picture imported: its digest, what the table records of it, and the event that added it
+/// (none when the campaign already had this very picture).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Imported {
+    pub digest: String,
+    pub picture: houserule_core::picture::Picture,
+    pub entry: Option<houserule_core::view::LogEntry>,
+}
+
+/// A picture's bytes as the caller may see them.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct PictureData {
+    /// `image/png`, `image/jpeg` or `image/webp`.
+    pub mime: String,
+    pub width: u32,
+    pub height: u32,
+    /// The bytes, base64.
+    pub data: String,
+}
+
 /// A measured path: its length in cells and in the grid's unit, and whether it runs straight.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Measured {

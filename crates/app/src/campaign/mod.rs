@@ -13,6 +13,7 @@ mod append;
 mod log;
 mod odds;
 mod open;
+pub mod pictures;
 mod scene;
 pub use scene::SceneOp;
 mod other_writers;
@@ -342,14 +343,25 @@ impl Campaign {
         Ok(())
     }
 
-    /// Brings a file of an older schema up to date: one `migrated` event records the rules in
-    /// force by digest (they were just checked against the older commitment), and the schema
-    /// version moves on in the same transaction.
+    /// Brings a file from before schema 2 up to date: one `migrated` event records the rules
+    /// in force by digest (they were just checked against the older commitment), and the file
+    /// gains the `pictures` table and the current schema version in the same transaction. A
+    /// file of version 2 is left as it is until a picture is imported (see `pictures`).
     fn upgrade(&mut self) -> Result<(), CampaignError> {
         let found = self.store.version();
-        if found >= SCHEMA_VERSION {
+        if found >= 2 {
             return Ok(());
         }
+        self.store.begin_write()?;
+        let done = self.migrate(found);
+        self.store.end_write(done.is_ok())?;
+        done?;
+        self.store.set_version(SCHEMA_VERSION);
+        Ok(())
+    }
+
+    fn migrate(&mut self, found: i64) -> Result<(), CampaignError> {
+        self.store.add_pictures_table()?;
         let stored = pinned::stored(&self.store)?;
         let mut tx = Tx::new(
             Table::clone(&self.table),
@@ -366,7 +378,6 @@ impl Campaign {
         self.commit(
             Append::new(EventKind::Migrated, None, staged).detail(Some(detail)).meta("schema_version", &version),
         )?;
-        self.store.set_version(SCHEMA_VERSION);
         Ok(())
     }
 

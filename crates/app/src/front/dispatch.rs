@@ -2,7 +2,7 @@
 //! handler its line names, and its answer is written as JSON text. Adding a call is a line in
 //! the list and its handler in one service; nothing here changes.
 
-use super::{files, gm, history, lab, play, ports, rules, scene, Answer, App};
+use super::{files, gm, history, lab, pictures, play, ports, rules, scene, Answer, App};
 use crate::calls::*;
 use crate::campaign::FormOdds;
 use crate::invites::{Invite, NewInvite};

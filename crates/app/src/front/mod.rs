@@ -22,6 +22,7 @@ mod files;
 mod gm;
 mod history;
 mod lab;
+mod pictures;
 mod play;
 mod ports;
 mod rules;
@@ -76,6 +77,7 @@ struct Shared {
     lab: lab::Lab,
     ports: ports::Ports,
     files: files::Files,
+    pictures: pictures::Masks,
     /// The link each player joined with (when it was made), so a link ended or replaced by
     /// another program ends their connections too (see `App::sweep_links`).
     joined: std::sync::Mutex<std::collections::HashMap<String, String>>,

@@ -230,6 +230,18 @@ impl Session {
         Ok(entry)
     }
 
+    /// Imports a picture (the GM only), and announces it; returns the event and its digest.
+    pub fn import_picture(&self, actor: &Role, file: &str, bytes: &[u8]) -> Result<(LogEntry, String), CampaignError> {
+        let (entry, digest) = self.changing(|c| c.import_picture(actor, file, bytes))?;
+        self.shared.publish(SessionEvent::Committed {
+            seq: entry.seq,
+            actor: actor.clone(),
+            action: "picture_import".into(),
+            readers: None,
+        });
+        Ok((entry, digest))
+    }
+
     /// Moves a token (with the rules' move hook), and announces it.
     pub fn move_token(
         &self,

@@ -81,7 +81,7 @@ fn columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<(String, Stri
 fn made(version: i64) -> Vec<Object> {
     let conn = Connection::open_in_memory().expect("SQLite opens a database in memory");
     let tables = tables_of(version).expect("a version this build reads");
-    conn.execute_batch(tables).and_then(|_| conn.execute_batch(INDEXES)).expect("Houserule's own schema is valid");
+    conn.execute_batch(&tables).and_then(|_| conn.execute_batch(INDEXES)).expect("Houserule's own schema is valid");
     read(&conn).expect("a database just made in memory reads back")
 }
 
@@ -155,7 +155,7 @@ mod tests {
 
     fn fresh() -> Connection {
         let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(tables_of(SCHEMA_VERSION).unwrap()).unwrap();
+        conn.execute_batch(&tables_of(SCHEMA_VERSION).unwrap()).unwrap();
         conn.execute_batch(INDEXES).unwrap();
         conn
     }

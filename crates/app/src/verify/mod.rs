@@ -13,7 +13,9 @@
 //! - `dice`: generated rolls use consecutive counters (none skipped or redone), and where the
 //!   seed is known each roll is recomputed from it and must match face for face;
 //! - `rules`: the sources the file carries are the ones the log last committed to, and every
-//!   version the log ever committed to is still in the file.
+//!   version the log ever committed to is still in the file;
+//! - `pictures`: every stored picture is under the SHA-256 of its bytes and is the one an event
+//!   added (so a copy cannot swap a map), and every picture the log added is in the file.
 //!
 //! The checks of the log read it once: the chain vouches for each event before the other
 //! checks of the log look at it ([`Step`]); a row too large to read stops the walk there.
@@ -22,6 +24,7 @@ mod caps;
 mod chain;
 mod dice;
 mod file;
+mod pictures;
 mod replay;
 mod rules;
 #[cfg(test)]
@@ -36,7 +39,7 @@ use std::collections::HashMap;
 /// The result of one check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Check {
-    /// The check's name: `integrity`, `schema`, `caps`, `chain`, `replay`, `dice` or `rules`
+    /// The check's name: `integrity`, `schema`, `caps`, `chain`, `replay`, `dice`, `rules` or `pictures`
     /// (the checks every file gets), or `open`, `event` or `against` (the command line's).
     pub name: String,
     pub ok: bool,
@@ -131,6 +134,7 @@ pub const CHECKS: &[Named] = &[
     Named { name: "replay", run: Run::Log(replay::start) },
     Named { name: "dice", run: Run::Log(dice::start) },
     Named { name: "rules", run: Run::Log(rules::start) },
+    Named { name: "pictures", run: Run::Log(pictures::start) },
 ];
 
 /// A check of the log on its way through it.

@@ -9,6 +9,7 @@ pub mod lab;
 #[cfg(feature = "matrix")]
 pub mod matrix;
 pub mod odds;
+pub mod pictures;
 pub mod plugin;
 pub mod scene;
 pub mod serve;

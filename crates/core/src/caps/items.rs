@@ -194,6 +194,13 @@ fn change_names(change: &Change) -> Result<(), CapError> {
         | Change::Moved { .. }
         | Change::Moves { .. }
         | Change::Fog { .. } => super::scene::change(change),
+        Change::Picture { digest, picture } => {
+            let bad = |e: crate::picture::PictureError| CapError { what: "a picture".into(), detail: e.to_string() };
+            crate::picture::check_digest(digest).map_err(bad)?;
+            let Some(p) = picture else { return Ok(()) };
+            p.check().map_err(bad)?;
+            name("a picture's name", &p.name)
+        }
     }
 }
 

@@ -1,0 +1,116 @@
+//! Pictures in a campaign: the GM's import, one event committed with the picture's bytes, and
+//! which picture a viewer may be given for a key.
+//!
+//! Guarantees: an import decodes the image whole within the bounds before anything is written
+//! (see `crate::pictures`); its bytes and the event that names their digest are written in one
+//! transaction, so either both are in the file or neither is. A viewer other than the GM is
+//! given a picture only through what they may see: the masked background of the scene shown to
+//! them (by its map key) or the image of a token they see. Asked for anything else — a
+//! background's own digest, a hidden token's image, a key that names nothing — the answer is the
+//! same refusal, so it tells nothing of what exists.
+
+use super::{Campaign, CampaignError};
+use crate::campaign::append::Append;
+use crate::pictures::{self, PictureRefused};
+use crate::store::pictures::digest_of;
+use houserule_core::action::Staged;
+use houserule_core::dice::Forced;
+use houserule_core::event::EventKind;
+use houserule_core::picture::Picture;
+use houserule_core::table::Table;
+use houserule_core::tx::{DiceSupply, Tx};
+use houserule_core::view::{self, LogEntry};
+use houserule_core::view_scene::{scenes_view, sees_token};
+use houserule_core::{Role, Visibility};
+use serde_json::Value;
+
+/// What a viewer is to be given for a key.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Wanted {
+    /// A picture as stored, by digest.
+    Whole { digest: String, picture: Picture },
+    /// A background with every fogged pixel black: the picture and the revealed areas in its pixels.
+    Masked { digest: String, picture: Picture, revealed: Vec<Vec<(f64, f64)>> },
+}
+
+/// The refusal for any key a viewer may not be given a picture for.
+pub const NOT_YOURS: &str = "there is no picture you may see under this key";
+
+impl Campaign {
+    /// Imports a picture (the GM only): checks it whole, then stores it and the event that adds
+    /// it to the table in one transaction. Returns the event and the picture's digest.
+    pub fn import_picture(
+        &mut self,
+        actor: &Role,
+        file: &str,
+        bytes: &[u8],
+    ) -> Result<(LogEntry, String), CampaignError> {
+        self.catch_up()?;
+        if !actor.is_gm() {
+            return Err(CampaignError::Refused("only the GM imports pictures".into()));
+        }
+        let picture =
+            pictures::check(file, bytes).map_err(|e: PictureRefused| CampaignError::Refused(e.to_string()))?;
+        let digest = digest_of(bytes);
+        if let Some(old) = self.table.pictures.get(&digest) {
+            return Err(CampaignError::Refused(format!(
+                "{file}: the campaign already has this picture, as {}",
+                old.name
+            )));
+        }
+        let action = "picture_import";
+        let mut tx = Tx::new(
+            Table::clone(&self.table),
+            self.rules.manifest.clone(),
+            actor.clone(),
+            Some(action.into()),
+            DiceSupply::Forced(Forced::new([])),
+        )
+        .with_caps(self.rules.limits.caps.clone());
+        let refused = |e: houserule_core::tx::TxError| CampaignError::Refused(e.to_string());
+        tx.add_picture(&digest, picture.clone()).map_err(refused)?;
+        let line = format!("The GM imports the picture {file} ({}×{} pixels).", picture.width, picture.height);
+        tx.say(line, Visibility::Gm, None).map_err(refused)?;
+        let staged = Staged { tx, result: Value::Null, log: vec![] };
+        self.store.begin_write()?;
+        let written = self
+            .store
+            .put_picture(bytes)
+            .map_err(CampaignError::from)
+            .and_then(|_| self.commit(Append::new(EventKind::Action, Some(actor.clone()), staged).action(action)));
+        if let Err(e) = self.store.end_write(written.is_ok()) {
+            if let (Ok(_), Some(path)) = (&written, self.path()) {
+                // The commit did not reach the file: what this copy holds is read from it again.
+                *self = Campaign::open(&path)?;
+            }
+            return Err(e.into());
+        }
+        let (header, items) = written?;
+        self.store.pictures_kept();
+        Ok((view::log_entry(&header, &items, &hex::encode(self.head.1), actor), digest))
+    }
+}
+
+/// What `role` may be given for `key` on this table, if anything.
+pub fn wanted(table: &Table, role: &Role, key: &str) -> Option<Wanted> {
+    if role.is_gm() {
+        let picture = table.pictures.get(key)?.clone();
+        return Some(Wanted::Whole { digest: key.to_string(), picture });
+    }
+    for sv in scenes_view(table, role) {
+        let scene = table.scenes.scenes.get(&sv.id)?;
+        if let (Some(mk), Some(bg)) = (&sv.map_key, &scene.head.background) {
+            if mk == key {
+                let picture = table.pictures.get(&bg.digest)?.clone();
+                let revealed = scene.fog.revealed_polygons(&scene.head.grid);
+                return Some(Wanted::Masked { digest: bg.digest.clone(), picture, revealed });
+            }
+        }
+        let seen = scene.tokens.values().filter(|t| sees_token(table, scene, t, role));
+        if seen.filter_map(|t| t.image.as_deref()).any(|d| d == key) {
+            let picture = table.pictures.get(key)?.clone();
+            return Some(Wanted::Whole { digest: key.to_string(), picture });
+        }
+    }
+    None
+}
