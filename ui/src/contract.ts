@@ -332,6 +332,8 @@ export type ParamForm = {
   max_len?: number | null;
   /** A secret value: in the log, only the GM and the player who gave it see it. */
   secret?: boolean;
+  /** Applies only while another parameter beside it holds one of some values (a form shows it only then; otherwise it is as if left out, and a value given for it is refused). */
+  only_when?: OnlyWhen | null;
 };
 
 /** What a form may offer for one parameter, given the table and who is asking. */
@@ -392,6 +394,16 @@ export type ParamSpec = {
   max_len?: number | null;
   /** A secret value: in the log, only the GM and the player who gave it see it. */
   secret?: boolean;
+  /** Applies only while another parameter beside it holds one of some values (a form shows it only then; otherwise it is as if left out, and a value given for it is refused). */
+  only_when?: OnlyWhen | null;
+};
+
+/** The condition of a parameter that belongs to some choices only: it applies while the parameter `param` beside it (a choice, or a yes/no) holds one of `is`, and `param` itself applies. `is` holds options of the choice as the manifest spells them, or `true`/`false`. */
+export type OnlyWhen = {
+  /** The parameter beside this one whose value decides. */
+  param: string;
+  /** The values of `param` this parameter is for. */
+  is: unknown[];
 };
 
 /** The controls a turn tracker offers, each taken by an action the ruleset names. */

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod checks;
+mod conditions;
 mod param_checks;
 
 /// The plugin API version this engine implements.

@@ -6,6 +6,10 @@
 //! range — before any script runs. An error names the parameter (`attack[2]`, `active.skill`).
 //! Every text given is held to the one rule for text ([`crate::text`]) before anything else:
 //! one line, without control characters, unless the parameter is long text.
+//!
+//! A parameter may apply only to some choices of another ([`OnlyWhen`]): while its condition
+//! does not hold it is as if left out (its default, or nothing, and never required), and a
+//! value given for it is refused, naming the choice that rules it out.
 
 use crate::table::Table;
 use crate::visibility::Role;
@@ -111,6 +115,50 @@ pub struct ParamSpec {
     /// A secret value: in the log, only the GM and the player who gave it see it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret: bool,
+    /// Applies only while another parameter beside it holds one of some values (a form shows
+    /// it only then; otherwise it is as if left out, and a value given for it is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_when: Option<OnlyWhen>,
+}
+
+/// The condition of a parameter that belongs to some choices only: it applies while the
+/// parameter `param` beside it (a choice, or a yes/no) holds one of `is`, and `param` itself
+/// applies. `is` holds options of the choice as the manifest spells them, or `true`/`false`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OnlyWhen {
+    /// The parameter beside this one whose value decides.
+    pub param: String,
+    /// The values of `param` this parameter is for.
+    pub is: Vec<Value>,
+}
+
+impl OnlyWhen {
+    /// Whether `value` (normalised, `null` when left out) is one this condition is for.
+    pub fn holds_for(&self, value: &Value) -> bool {
+        self.is.iter().any(|v| match (v, value) {
+            (Value::String(a), Value::String(b)) => a.eq_ignore_ascii_case(b),
+            _ => v == value,
+        })
+    }
+
+    /// The values as a person reads them: "invoke trope or nick of time", "yes".
+    pub fn said(&self) -> String {
+        let words: Vec<String> = self
+            .is
+            .iter()
+            .map(|v| match v {
+                Value::Bool(true) => "yes".to_string(),
+                Value::Bool(false) => "no".to_string(),
+                Value::String(s) => s.replace('_', " "),
+                other => other.to_string(),
+            })
+            .collect();
+        match words.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => words.join(""),
+        }
+    }
 }
 
 impl ParamSpec {
@@ -135,6 +183,7 @@ impl ParamSpec {
             max_items: None,
             max_len: None,
             secret: false,
+            only_when: None,
         }
     }
 
@@ -492,6 +541,66 @@ mod tests {
             assert_eq!(e.param, param, "{raw}: {e}");
             assert!(e.message.contains("U+00") || e.message.contains("U+202E"), "{raw}: {e}");
         }
+    }
+
+    /// The Hero Point form of the issue: the fields each use takes, and a charge's own.
+    fn hero_point() -> IndexMap<String, ParamSpec> {
+        specs(
+            r#"
+            character = { type = "entity", kind = "character" }
+            use = { type = "choice", options = ["devils_luck", "invoke_trope", "nick_of_time"] }
+            target = { type = "text", label = "Who gets the point", only_when = { param = "use", is = ["nick_of_time"] } }
+            attack = { type = "int", min = 0, max = 10, default = 0, only_when = { param = "use", is = ["invoke_trope"] } }
+            trope = { type = "text", only_when = { param = "use", is = ["invoke_trope"] } }
+            charge = { type = "bool", default = false }
+            bonus = { type = "choice", options = ["damage", "push_pull"], default = "push_pull", only_when = { param = "charge", is = [true] } }
+            direction = { type = "choice", options = ["push", "pull"], only_when = { param = "bonus", is = ["push_pull"] } }
+            "#,
+        )
+    }
+
+    fn hero(raw: Value) -> Result<Map<String, Value>, ParamError> {
+        validate(&hero_point(), raw.as_object().unwrap(), &table(), &Role::Gm)
+    }
+
+    #[test]
+    fn a_field_for_another_choice_is_not_required_and_is_left_out() {
+        let v = hero(json!({"character": "gandolf", "use": "devils_luck"})).unwrap();
+        assert_eq!(v["target"], Value::Null, "the target is not asked for Devil's Luck");
+        assert_eq!(v["trope"], Value::Null);
+        assert_eq!(v["attack"], json!(0), "a field that does not apply is as if left out: its default");
+        assert_eq!(v["bonus"], json!("push_pull"));
+        assert_eq!(v["direction"], Value::Null, "its condition's own field does not apply: neither does it");
+        let e = hero(json!({"character": "gandolf", "use": "invoke_trope"})).unwrap_err();
+        assert_eq!(e.to_string(), "parameter 'trope': is required", "a field for the choice made is required");
+        let v = hero(json!({"character": "gandolf", "use": "INVOKE_TROPE", "trope": "The Chosen One", "attack": "2"}))
+            .unwrap();
+        assert_eq!(
+            (v["use"].clone(), v["attack"].clone()),
+            (json!("invoke_trope"), json!(2)),
+            "choices read without capitals"
+        );
+        let e = hero(json!({"character": "gandolf", "use": "devils_luck", "charge": true})).unwrap_err();
+        assert_eq!(e.param, "direction", "a charge with a push asks where to: {e}");
+    }
+
+    #[test]
+    fn a_value_given_for_a_field_of_another_choice_is_refused_by_the_engine() {
+        let e = hero(json!({"character": "gandolf", "use": "devils_luck", "trope": "The Chosen One"})).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "parameter 'trope': only goes with Use: invoke trope (Use is devils luck); leave it out"
+        );
+        let e =
+            hero(json!({"character": "gandolf", "use": "invoke_trope", "trope": "x", "target": "ann"})).unwrap_err();
+        assert_eq!(e.param, "target");
+        let e = hero(json!({"character": "gandolf", "use": "devils_luck", "direction": "pull"})).unwrap_err();
+        assert_eq!(e.to_string(), "parameter 'direction': only goes with Bonus: push pull, which does not apply here");
+        let e = hero(json!({"character": "gandolf", "use": "devils_luck", "bonus": "damage"})).unwrap_err();
+        assert!(e.message.contains("(Charge is no)"), "{e}");
+        let blank =
+            hero(json!({"character": "gandolf", "use": "devils_luck", "trope": " ", "target": null, "bonus": ""}));
+        assert!(blank.is_ok(), "a blank field is not a value given: {blank:?}");
     }
 
     #[test]

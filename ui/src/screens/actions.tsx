@@ -1,8 +1,11 @@
 // Action forms generated from the engine's `actions`: one form per action, grouped by `group`,
-// with a widget per parameter type (./fields) and the choices the rules allow. Submitting checks
-// the required fields, then calls `act`; refusals, bad parameters and script errors are shown
-// beside the form, which keeps what was typed. A form that is done starts fresh: every field
-// back to its default, so no choice is carried into the next use of the same action.
+// with a widget per parameter type (./fields) and the choices the rules allow. A form shows only
+// the fields its current choices need (a parameter's `only_when`), and sends only those.
+// Submitting checks the required fields, then calls `act`; refusals, bad parameters and script
+// errors are shown just above the submit button, where the eye is, and the form keeps what was
+// typed. A form that is done starts fresh: every field back to its default, so no choice is
+// carried into the next use of the same action. A player who plays nothing yet is shown the
+// ruleset's way to make a character first.
 
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { useAction } from "../calls";
@@ -14,16 +17,38 @@ import { names } from "../talk";
 import { show } from "../format";
 import { ErrorBox, ruleLabel, splitRule } from "../ui/errors";
 import { OPEN_ACTION } from "./turns";
-import { ParamField, convert, entityOptions, initial, inputId, isMissing, itemSpec, paramLabel, picksTraitsOf, type Ctx, type ParamSpec, type Raw, type RawRecord } from "./fields";
+import { ParamField, applies, byName, convert, entityOptions, initial, inputId, isMissing, itemSpec, paramLabel, picksTraitsOf, type Ctx, type ParamSpec, type Raw, type RawRecord } from "./fields";
 
 /** Whether the dice named are Fudge dice (faces +, - and blank). */
 function fudgeDice(rolls: string): boolean {
   return /(^|[^a-z])\d*df\b|fudge/i.test(rolls);
 }
 
+/** The action that makes a character for a player: one any player may take that names who
+ * will play what it makes (a `player` parameter). Every bundled ruleset's "Create a character". */
+export function characterMaker(actions: ActionForm[]): ActionForm | undefined {
+  return actions.find((a) => a.who.includes("player") && a.params.some((p) => p.type === "player"));
+}
+
 export function ActionsPanel({ store, actions, view, previewing }: { store: Store; actions: ActionForm[]; view: View; previewing: string | null }) {
   const [open, setOpen] = useState<string | null>(null);
   const [filter, setFilter] = useState("");
+  // A player who plays nothing yet makes a character first: its form comes first, open.
+  const viewer = store.state.viewAs;
+  const me = viewer.startsWith("player:") ? viewer.slice("player:".length) : null;
+  const mine = me ? Object.values(view.entities).filter((e) => e.owner === me) : [];
+  const maker = me && mine.length === 0 ? characterMaker(actions) : undefined;
+  const [makerOpen, setMakerOpen] = useState(true);
+  // Said once the character is made, where the prompt was.
+  const [made, setMade] = useState<string | null>(null);
+  const prompted = useRef(false);
+  useEffect(() => {
+    if (maker) prompted.current = true;
+    else if (prompted.current && mine.length > 0) {
+      prompted.current = false;
+      setMade(mine.map((e) => e.name).join(", "));
+    }
+  }, [maker, mine.length]);
   // The turn tracker's controls that need choices open their form here.
   useEffect(() => {
     const opened = (e: Event) => {
@@ -39,17 +64,35 @@ export function ActionsPanel({ store, actions, view, previewing }: { store: Stor
     const f = filter.trim().toLowerCase();
     const out = new Map<string, ActionForm[]>();
     for (const a of actions) {
+      if (a === maker) continue;
       if (f && !a.label.toLowerCase().includes(f) && !a.name.toLowerCase().includes(f) && !(a.group ?? "").toLowerCase().includes(f)) continue;
       const g = a.group || "Actions";
       if (!out.has(g)) out.set(g, []);
       out.get(g)!.push(a);
     }
     return [...out.entries()];
-  }, [actions, filter]);
+  }, [actions, filter, maker]);
+  const toggle = (name: string) => setOpen((now) => (now === name ? null : name));
 
   return (
     <div class="actions-panel">
       <h2 class="section-title">Actions{previewing && <span class="muted small"> as {previewing}</span>}</h2>
+      {maker && (
+        <section class="action-group first-character" aria-label="Make your character first">
+          <h3 class="group-title">Make your character first</h3>
+          <p class="help">
+            {previewing ?? "You"} {previewing ? "plays" : "play"} no character here yet. Make one below: what a character can do at this table appears once it is made.
+          </p>
+          <ul class="action-list">
+            <ActionItem store={store} action={maker} view={view} open={makerOpen} onToggle={() => setMakerOpen((o) => !o)} />
+          </ul>
+        </section>
+      )}
+      {!maker && made && (
+        <p class="notice success character-made" role="status">
+          {made} {made.includes(",") ? "are" : "is"} yours: what {made.includes(",") ? "they" : "your character"} can do is below.
+        </p>
+      )}
       {actions.length > 8 && (
         <label class="field filter">
           <span class="visually-hidden">Find an action</span>
@@ -62,33 +105,7 @@ export function ActionsPanel({ store, actions, view, previewing }: { store: Stor
           <h3 class="group-title">{group}</h3>
           <ul class="action-list">
             {list.map((a) => (
-              <li key={a.name} class={`action ${open === a.name ? "open" : ""}`}>
-                <button
-                  type="button"
-                  class="action-toggle"
-                  aria-expanded={open === a.name}
-                  aria-controls={`form-${a.name}`}
-                  onClick={(e) => {
-                    const opening = open !== a.name;
-                    setOpen(opening ? a.name : null);
-                    if (opening) {
-                      const button = e.currentTarget;
-                      // Bring the opened form up in its own scrolling panel (not the page).
-                      requestAnimationFrame(() => {
-                        const panel = button.closest(".col-actions");
-                        if (panel && panel.scrollHeight > panel.clientHeight) {
-                          panel.scrollTop += button.getBoundingClientRect().top - panel.getBoundingClientRect().top - 8;
-                        }
-                      });
-                    }
-                  }}
-                >
-                  <span class="chevron" aria-hidden="true" />
-                  {a.label}
-                </button>
-                {/* Kept mounted once opened so what was typed survives closing and live updates. */}
-                <ActionFormView store={store} action={a} view={view} hidden={open !== a.name} />
-              </li>
+              <ActionItem key={a.name} store={store} action={a} view={view} open={open === a.name} onToggle={() => toggle(a.name)} />
             ))}
           </ul>
         </section>
@@ -98,6 +115,37 @@ export function ActionsPanel({ store, actions, view, previewing }: { store: Stor
   );
 }
 
+/** One action of the list: its name as a button that opens its form beneath. */
+function ActionItem({ store, action, view, open, onToggle }: { store: Store; action: ActionForm; view: View; open: boolean; onToggle: () => void }) {
+  return (
+    <li class={`action ${open ? "open" : ""}`}>
+      <button
+        type="button"
+        class="action-toggle"
+        aria-expanded={open}
+        aria-controls={`form-${action.name}`}
+        onClick={(e) => {
+          onToggle();
+          if (!open) {
+            const button = e.currentTarget;
+            // Bring the opened form up in its own scrolling panel (not the page).
+            requestAnimationFrame(() => {
+              const panel = button.closest(".col-actions");
+              if (panel && panel.scrollHeight > panel.clientHeight) {
+                panel.scrollTop += button.getBoundingClientRect().top - panel.getBoundingClientRect().top - 8;
+              }
+            });
+          }
+        }}
+      >
+        <span class="chevron" aria-hidden="true" />
+        {action.label}
+      </button>
+      {/* Kept mounted once opened so what was typed survives closing and live updates. */}
+      <ActionFormView store={store} action={action} view={view} hidden={!open} />
+    </li>
+  );
+}
 
 function initialValues(action: ActionForm): RawRecord {
   const values: RawRecord = {};
@@ -170,11 +218,11 @@ export function ActionFormView({
   const { values, act, missing } = form;
   const formId = `${idPrefix}form-${action.name}`;
   const titleId = `${formId}-title`;
-  // What became of the submit is shown where the eye is, the fields above it fresh or kept.
+  // What became of the submit is shown just above the button, and brought into view with it.
   const outcome = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (form.done || act.error) outcome.current?.scrollIntoView?.({ block: "nearest" });
-  }, [form.done, act.error]);
+    if (form.done || act.error || missing.length) outcome.current?.scrollIntoView?.({ block: "nearest" });
+  }, [form.done, act.error, form.tries]);
   if (hidden && !form.touched) return null;
 
   const badParam = act.error?.param ? act.error.param.split(/[.[]/)[0] : null;
@@ -187,7 +235,7 @@ export function ActionFormView({
         {post ? `${action.label} with your post` : action.label}
       </span>
       {action.help && <p class="help action-help">{action.help}</p>}
-      {action.params.map((p) => (
+      {form.shown.map((p) => (
         <ParamField key={`${form.generation}:${p.name}`} spec={p} name={p.name} path={paramPath(p.name)} raw={values[p.name] ?? initial(p)} onChange={(v) => form.change(p, v)} ctx={ctx} invalid={invalid(p)} />
       ))}
       {action.rolls &&
@@ -197,27 +245,27 @@ export function ActionFormView({
           <p class="help dice-note">Houserule rolls {action.rolls} for you. The GM can let you type in dice you roll by hand.</p>
         ))}
       {action.odds && !hidden && <OddsLine store={store} action={action.name} params={form.sent()} view={view} />}
-      <div class="form-actions">
-        <button type="submit" class="primary" disabled={act.busy} aria-busy={act.busy}>
-          {act.busy ? (
-            <>
-              <span class="spinner" /> Working…
-            </>
-          ) : post ? (
-            `Post with ${action.label}`
-          ) : (
-            action.label
-          )}
-        </button>
-      </div>
-      {missing.length > 0 && (
-        <p class="notice refused" role="alert">
-          Fill in {listed(action.params.filter((p) => missing.includes(p.name)).map((p) => paramLabel(p, p.name)))}.
-        </p>
-      )}
-      <div ref={outcome}>
+      <div ref={outcome} class="form-outcome">
+        {missing.length > 0 && (
+          <p class="notice refused" role="alert">
+            Fill in {listed(form.shown.filter((p) => missing.includes(p.name)).map((p) => paramLabel(p, p.name)))}.
+          </p>
+        )}
         {act.error && <ErrorBox error={act.error} />}
         {form.done && <ActedNotice done={form.done} view={view} />}
+        <div class="form-actions">
+          <button type="submit" class="primary" disabled={act.busy} aria-busy={act.busy}>
+            {act.busy ? (
+              <>
+                <span class="spinner" /> Working…
+              </>
+            ) : post ? (
+              `Post with ${action.label}`
+            ) : (
+              action.label
+            )}
+          </button>
+        </div>
       </div>
     </form>
   );
@@ -244,10 +292,15 @@ function useActionForm(
   const [missing, setMissing] = useState<string[]>([]);
   /** Counts the fresh starts: the fields are keyed by it. */
   const [generation, setGeneration] = useState(0);
+  /** Counts the submits, so each brings its outcome into view. */
+  const [tries, setTries] = useState(0);
+  /** The fields the choices made so far call for (the engine refuses the others). */
+  const group = useMemo(() => byName(action.params), [action.params]);
+  const shown = action.params.filter((p) => applies(p.name, group, values));
 
   function sent(): Record<string, unknown> {
     const params: Record<string, unknown> = {};
-    for (const p of action.params) {
+    for (const p of shown) {
       const v = convert(p, values[p.name] ?? initial(p));
       if (v !== undefined) params[p.name] = v;
     }
@@ -258,11 +311,12 @@ function useActionForm(
     e.preventDefault();
     act.fail(null);
     setDone(null);
+    setTries((t) => t + 1);
     if (post && !post.text.trim()) {
       act.fail({ code: "bad_param", param: "post", message: "Write the post first: it goes into the log with the action." });
       return;
     }
-    const empty = action.params.filter((p) => isMissing(p, values[p.name] ?? initial(p))).map((p) => p.name);
+    const empty = shown.filter((p) => isMissing(p, values[p.name] ?? initial(p))).map((p) => p.name);
     setMissing(empty);
     if (empty.length) return focusFirst(paramPath(empty[0]));
     const params = sent();
@@ -295,7 +349,7 @@ function useActionForm(
     setTouched(true);
     setDice(d);
   };
-  return { values, dice, act, done, touched, missing, generation, sent, submit, change, typeDice };
+  return { values, shown, dice, act, done, touched, missing, generation, tries, sent, submit, change, typeDice };
 }
 
 /** Brings the first empty required field into view, focused (after the form has re-rendered). */

@@ -1,6 +1,8 @@
 // The widgets of an action form's parameters: one per parameter type (text, numbers, yes/no,
 // choices, entities, traits, pools, records, lists and maps), with the choices the rules allow,
-// what each starts as, and what each sends to the engine.
+// what each starts as, and what each sends to the engine. A parameter that belongs to some
+// choices only (`only_when`) is shown, checked and sent only while its condition holds, as the
+// engine reads it (`applies`).
 
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Choices, ParamForm, ParamSpec as DeclaredSpec, ParamType, View } from "../contract";
@@ -39,6 +41,33 @@ export function initial(spec: ParamSpec): Raw {
       if (d !== undefined && d !== null) return String(d);
       return "";
   }
+}
+
+/** The value a choice or a yes/no decides with, as the engine reads it: what was picked, else
+ * its default; none when it is left empty. */
+function deciding(spec: ParamSpec, raw: Raw): string | boolean | null {
+  const blank = raw === "" || raw === undefined || raw === null;
+  const v = blank ? spec.default : raw;
+  if (spec.type === "bool") return v === true || v === "true" ? true : v === false || v === "false" ? false : null;
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : null;
+}
+
+/** Whether the parameter `name` of `group` applies with the `values` beside it: it has no
+ * condition, or the parameter its condition names applies and holds one of the values named
+ * (choices read without capitals). The engine refuses a value for one that does not apply. */
+export function applies(name: string, group: Record<string, ParamSpec>, values: RawRecord, seen: string[] = []): boolean {
+  const cond = group[name]?.only_when;
+  if (!cond) return true;
+  const by = group[cond.param];
+  if (!by || seen.includes(cond.param)) return true;
+  if (!applies(cond.param, group, values, [...seen, name])) return false;
+  const v = deciding(by, values[cond.param] ?? initial(by));
+  return cond.is.some((x) => (typeof x === "string" && typeof v === "string" ? x.toLowerCase() === v.toLowerCase() : x === v));
+}
+
+/** An action's parameters by name, for `applies`. */
+export function byName(params: (ParamSpec & { name: string })[]): Record<string, ParamSpec> {
+  return Object.fromEntries(params.map((p) => [p.name, p]));
 }
 
 /** The item spec of a list or map (`of` may be a bare type name). */
@@ -178,6 +207,7 @@ export function convert(spec: ParamSpec, raw: Raw): unknown {
   if (spec.type === "record") {
     const out: Record<string, unknown> = {};
     for (const [k, f] of Object.entries(spec.fields ?? {})) {
+      if (!applies(k, spec.fields ?? {}, raw as RawRecord)) continue;
       const v = convert(f, (raw as RawRecord)[k] ?? initial(f));
       if (v !== undefined) out[k] = v;
     }
@@ -468,7 +498,9 @@ function RecordFields({ spec, path, raw, onChange, ctx }: { spec: ParamSpec; pat
   const inner: Ctx = { view: ctx.view, siblings: { ...ctx.siblings, ...raw }, narration: ctx.narration };
   return (
     <div class="record-fields">
-      {Object.entries(spec.fields ?? {}).map(([k, f]) => (
+      {Object.entries(spec.fields ?? {})
+        .filter(([k]) => applies(k, spec.fields ?? {}, raw))
+        .map(([k, f]) => (
         <ParamField key={k} spec={f} name={k} path={`${path}-${k}`} raw={raw[k] ?? initial(f)} onChange={(v) => onChange({ ...raw, [k]: v })} ctx={inner} invalid={null} />
       ))}
     </div>

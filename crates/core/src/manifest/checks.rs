@@ -227,6 +227,10 @@ fn actions(m: &Manifest) -> Result<(), Refusal> {
         {
             return refuse(format!("{f}.owner_param"), format!("'{op}' is not an entity parameter of this action"));
         }
+        if let Some(op) = a.owner_param.as_ref().filter(|op| a.params.get(*op).is_some_and(|p| p.only_when.is_some())) {
+            let message = "the entity whose owner may act always applies: it takes no only_when";
+            return refuse(format!("{f}.params.{op}.only_when"), message);
+        }
     }
     Ok(())
 }
@@ -257,7 +261,7 @@ fn params(m: &Manifest, prefix: &str, group: &IndexMap<String, ParamSpec>) -> Re
         }
         param(m, &f, p, group)?;
     }
-    Ok(())
+    super::conditions::check(prefix, group)
 }
 
 /// One parameter, by its type; `siblings` are the parameters beside it.
@@ -268,6 +272,10 @@ fn param(m: &Manifest, f: &str, p: &ParamSpec, siblings: &IndexMap<String, Param
         ParamType::List | ParamType::Map => {
             let needs = format!("a {:?} parameter needs 'of'", p.ty).to_lowercase();
             let item = p.item().ok_or_else(|| (format!("{f}.of"), needs))?;
+            if item.only_when.is_some() {
+                let message = "an item has nothing beside it to depend on: put the condition on the list itself";
+                return refuse(format!("{f}.of.only_when"), message);
+            }
             param(m, &format!("{f}.of"), &item, siblings)
         }
         ParamType::Record if p.fields.is_empty() => refuse(format!("{f}.fields"), "a record needs fields"),

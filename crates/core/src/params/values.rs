@@ -49,7 +49,8 @@ pub(super) fn value(spec: &ParamSpec, raw: &Value, cx: &Ctx, path: &str) -> Resu
 }
 
 /// Checks the values of a group of parameters (an action's, or a record's fields under
-/// `prefix`), in their declared order.
+/// `prefix`), in their declared order. A parameter whose condition does not hold is as if left
+/// out (its default, or `null`), and a value given for it is refused.
 pub(super) fn object(
     specs: &IndexMap<String, ParamSpec>,
     raw: &Map<String, Value>,
@@ -59,24 +60,107 @@ pub(super) fn object(
 ) -> Result<Map<String, Value>, ParamError> {
     known_keys(specs, raw, prefix)?;
     let mut out = Map::new();
-    // Entities first, so traits can be checked against the entity they belong to.
-    let order = specs
-        .iter()
-        .filter(|(_, s)| s.ty == ParamType::Entity)
-        .chain(specs.iter().filter(|(_, s)| s.ty != ParamType::Entity));
-    for (name, spec) in order {
+    let mut ruled_out: Vec<&str> = Vec::new();
+    for name in order(specs) {
+        let spec = &specs[name];
         let path = format!("{prefix}{name}");
-        let v = match given(spec, raw.get(name), &path)? {
+        let chosen = match why_not(spec, specs, &out, &ruled_out) {
+            Some(why) => {
+                ruled_out.push(name);
+                if is_given(raw.get(name)) {
+                    return Err(with_rule(err(&path, why), spec));
+                }
+                spec.default.clone()
+            }
+            None => given(spec, raw.get(name), &path)?,
+        };
+        let v = match chosen {
             None => Value::Null,
             Some(given) => {
                 let cx = Ctx { table, role, siblings: &out };
                 value(spec, &given, &cx, &path).map_err(|e| with_rule(e, spec))?
             }
         };
-        out.insert(name.clone(), v);
+        out.insert(name.to_string(), v);
     }
     // Keep the declared order.
     Ok(specs.keys().filter_map(|name| out.remove(name).map(|v| (name.clone(), v))).collect())
+}
+
+/// The order the parameters are checked in: entities first, so a trait is checked against the
+/// entity it belongs to, and each parameter after the one its condition names and the entity
+/// its traits belong to. (A loop of conditions, which a manifest may not have, is taken as
+/// declared.)
+fn order(specs: &IndexMap<String, ParamSpec>) -> Vec<&str> {
+    let declared: Vec<&str> = specs
+        .iter()
+        .filter(|(_, s)| s.ty == ParamType::Entity)
+        .chain(specs.iter().filter(|(_, s)| s.ty != ParamType::Entity))
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let needs = |s: &ParamSpec| -> Vec<String> {
+        let owner = s.entity.clone().or_else(|| s.item().and_then(|i| i.entity));
+        s.only_when.iter().map(|c| c.param.clone()).chain(owner).filter(|n| specs.contains_key(n)).collect()
+    };
+    let mut done: Vec<&str> = Vec::with_capacity(declared.len());
+    while done.len() < declared.len() {
+        let before = done.len();
+        for name in &declared {
+            if !done.contains(name) && needs(&specs[*name]).iter().all(|n| done.contains(&n.as_str())) {
+                done.push(*name);
+            }
+        }
+        if done.len() == before {
+            let rest: Vec<&str> = declared.iter().copied().filter(|n| !done.contains(n)).collect();
+            done.extend(rest);
+        }
+    }
+    done
+}
+
+/// Why a parameter does not apply, when its condition does not hold: the parameter it names
+/// does not apply itself, or holds another value. Values already checked are in `out`.
+fn why_not(
+    spec: &ParamSpec,
+    specs: &IndexMap<String, ParamSpec>,
+    out: &Map<String, Value>,
+    ruled_out: &[&str],
+) -> Option<String> {
+    let cond = spec.only_when.as_ref()?;
+    let by = specs.get(&cond.param)?;
+    let label = label_of(&cond.param, by);
+    if ruled_out.contains(&cond.param.as_str()) {
+        return Some(format!("only goes with {label}: {}, which does not apply here", cond.said()));
+    }
+    let now = out.get(&cond.param).cloned().unwrap_or(Value::Null);
+    if cond.holds_for(&now) {
+        return None;
+    }
+    let is = match &now {
+        Value::Null => "left out".to_string(),
+        v => format!("is {}", super::OnlyWhen { param: String::new(), is: vec![v.clone()] }.said()),
+    };
+    Some(format!("only goes with {label}: {} ({label} {is}); leave it out", cond.said()))
+}
+
+/// A parameter as a form labels it: its label, or its name in words.
+fn label_of(name: &str, spec: &ParamSpec) -> String {
+    spec.label.clone().unwrap_or_else(|| {
+        let words = name.replace('_', " ");
+        let mut chars = words.chars();
+        chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    })
+}
+
+/// Whether a value was given at all (not left out, blank text or an empty list).
+fn is_given(raw: Option<&Value>) -> bool {
+    match raw {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) => !s.trim().is_empty(),
+        Some(Value::Array(a)) => !a.is_empty(),
+        Some(Value::Object(o)) => !o.is_empty(),
+        Some(_) => true,
+    }
 }
 
 /// Every key given is a declared parameter.
