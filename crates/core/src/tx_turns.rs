@@ -136,6 +136,13 @@ impl Tx {
         }
     }
 
+    /// Whether the round is over: an encounter runs, no one has the turn, and every participant
+    /// has acted or holds their turn.
+    pub fn round_over(&self) -> bool {
+        let turns = &self.table.turns;
+        turns.active && turns.current.is_none() && turns.next_up().is_none()
+    }
+
     /// Starts the next round of the encounter: nobody has acted yet (a held turn stays held),
     /// and the table's round counter advances. Returns the table's new round counter.
     pub fn next_round(&mut self) -> Result<u64, TxError> {

@@ -75,6 +75,23 @@ fn a_held_turn_is_passed_over_until_its_holder_acts_now() {
 }
 
 #[test]
+fn the_round_is_over_only_when_no_one_has_the_turn_and_everyone_has_acted_or_holds() {
+    let mut t = tx();
+    assert!(!t.round_over(), "no encounter, no round to be over");
+    t.start_encounter(&ids(&["mack", "dutch", "sniper"])).unwrap();
+    assert!(!t.round_over(), "nobody has acted yet");
+    t.act_now("mack").unwrap();
+    t.finish_turn(true).unwrap();
+    t.hold_turn("sniper").unwrap();
+    t.act_now("dutch").unwrap();
+    assert!(!t.round_over(), "Dutch still has the turn");
+    t.finish_turn(true).unwrap();
+    assert!(t.round_over(), "Mack and Dutch acted, the Sniper holds, and no one has the turn");
+    t.next_round().unwrap();
+    assert!(!t.round_over(), "a new round: nobody has acted");
+}
+
+#[test]
 fn refusals_say_why_and_change_nothing() {
     let mut t = tx();
     assert!(t.finish_turn(true).unwrap_err().to_string().contains("there is no encounter"));

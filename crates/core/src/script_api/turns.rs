@@ -1,5 +1,6 @@
-//! The turn tracker: encounters, the order, whose turn it is, holding and acting at once, and
-//! the `turn_start`, `turn_end` and `round_end` hooks fired as the turn passes.
+//! The turn tracker: encounters, the order, whose turn it is, holding and acting at once, ending
+//! a turn without choosing the next (where the rules let a side choose), and the `turn_start`,
+//! `turn_end` and `round_end` hooks fired as the turn passes.
 
 use super::{reg, Fallible, Handle};
 use crate::tx_turns::NextUp;
@@ -171,6 +172,22 @@ fn register_passing(engine: &mut Engine) {
         &["t: Table", "()"],
         "Ends the current turn (calls turn_end) and gives the turn to the first participant in order who has not acted and does not hold (calls turn_start); when everyone has, ends the round first (nobody has acted, the round counter advances, calls round_end). Returns nothing, so a player's action cannot hand back a hidden NPC's id by accident: read t.turn().",
         |ctx: NativeCallContext, h: &mut Handle| -> Fallible<()> { pass_turn(&ctx, h, true) }
+    );
+    reg!(
+        engine,
+        "end_turn",
+        &["t: Table", "()"],
+        "Ends the current turn (calls turn_end) and gives the turn to no one, for rules where a side or a player chooses who acts next (t.act_now gives it); when everyone has then acted or holds, the round ends (nobody has acted, the round counter advances, calls round_end) and still no one has the turn.",
+        |ctx: NativeCallContext, h: &mut Handle| -> Fallible<()> {
+            if let Some(id) = h.with(|tx| tx.finish_turn(true))? {
+                fire(&ctx, h, h.hooks.turn_end.clone(), id.into())?;
+            }
+            if h.read(|tx| tx.round_over()) {
+                let round = h.with(|tx| tx.next_round())? as INT;
+                fire(&ctx, h, h.hooks.round_end.clone(), round.into())?;
+            }
+            Ok(())
+        }
     );
     reg!(
         engine,
