@@ -1,8 +1,8 @@
 // A map picture (issue 32, points 1 and 3), against `houserule serve` on the Generic table with
 // the GM and one player (bo) in two browsers:
 // 1. The GM imports a picture through the map's file picker: its left half red, its right half
-//    green (the secret room). It becomes the scene's background; the scene is shown, fogged, and
-//    two cells of the red half are revealed.
+//    green (the secret room). It becomes the scene's background; the scene is fogged, two cells
+//    of the red half are revealed, and then it is shown.
 // 2. bo's map shows a picture; every picture reply bo's browser received is decoded (in a
 //    canvas) and holds no green pixel, and black where the fog is; no frame bo received names
 //    the picture's digest; asking for the picture by its digest is refused.
@@ -100,13 +100,15 @@ describe("a map picture", { timeout: 240_000 }, () => {
     const href = await map(gm).locator("image.scene-picture").getAttribute("href");
     const whole = await census(gm, href);
     assert.equal(whole.green, 200 * 200, "the GM sees the whole picture");
-    await map(gm).getByRole("button", { name: "Show to players" }).click();
+    // The fog goes on before the players are shown the scene (shown unfogged, all of it is theirs).
     await map(gm).getByRole("button", { name: "Fog off: cover the map" }).click();
+    await until("the fog is on", async () => (await map(gm).getByRole("button", { name: "Fog on: lift it" }).count()) === 1);
     await map(gm).getByRole("button", { name: "Reveal / cover" }).click();
     await cell(gm, 0, 0).click();
     await until("cell 0,0 is revealed", async () => !(await cell(gm, 0, 0).getAttribute("class")).includes("fogged"));
     await cell(gm, 1, 0).click();
     await until("cell 1,0 is revealed", async () => !(await cell(gm, 1, 0).getAttribute("class")).includes("fogged"));
+    await map(gm).getByRole("button", { name: "Show to players" }).click();
   });
 
   it("bo's browser receives only the masked picture: no green pixel, no digest", async () => {

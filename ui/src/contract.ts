@@ -637,6 +637,10 @@ export type Change = {
   op: "fog";
   scene: string;
   fog: Fog;
+} | {
+  op: "picture";
+  digest: string;
+  picture?: Picture | null;
 };
 
 /** One entity on the table. */
@@ -727,6 +731,20 @@ export type Move = {
   round: number;
   path: Cell[];
 };
+
+/** What a picture is (its bytes are in the campaign file, under its digest). */
+export type Picture = {
+  /** The name it was imported under (its file name, for the GM). */
+  name: string;
+  format: Format;
+  width: number;
+  height: number;
+  /** Its size in bytes. */
+  bytes: number;
+};
+
+/** The image formats Houserule keeps. */
+export type Format = "png" | "jpeg" | "webp";
 
 /** A post as the log keeps it. */
 export type Post = {
@@ -962,6 +980,35 @@ export type Measured = {
   length: number;
   unit: string;
   straight: boolean;
+};
+
+/** A picture to import: its file name and its bytes (base64). */
+export type ImportPicture = {
+  name: string;
+  /** The file's bytes, base64 (standard alphabet, padded). */
+  data: string;
+};
+
+/** A picture imported: its digest, what the table records of it, and the event that added it (none when the campaign already had this very picture). */
+export type Imported = {
+  digest: string;
+  picture: Picture;
+  entry?: LogEntry | null;
+};
+
+/** Which picture: a digest (the GM), a map key or a token image's digest (a player). */
+export type PictureKey = {
+  key: string;
+};
+
+/** A picture's bytes as the caller may see them. */
+export type PictureData = {
+  /** `image/png`, `image/jpeg` or `image/webp`. */
+  mime: string;
+  width: number;
+  height: number;
+  /** The bytes, base64. */
+  data: string;
 };
 
 /** A player, by name. */
@@ -1468,6 +1515,10 @@ export interface Calls {
   move: { params: MoveToken; result: LogEntry };
   /** Measures a path on a grid as the rules do (the ruler): its length in cells and in the grid's unit, and whether it runs straight. Reads nothing of the table. */
   measure: { params: MeasurePath; result: Measured };
+  /** Imports a picture (PNG, JPEG or WebP, at most 25 MB and 16384×16384 pixels) into the campaign file: decoded whole first, then kept with the event that adds it, or refused naming the file and the limit with nothing kept. */
+  import_picture: { params: ImportPicture; result: Imported };
+  /** A picture as the caller may see it, by key: the GM any picture by its digest; a player the background of the scene shown to them by its map key (fogged areas black, made on this machine) or the image of a token they see. */
+  picture: { params: PictureKey; result: PictureData };
   /** Makes a player's join link (shown once; replaces the player's older link). */
   invite: { params: PlayerName; result: NewInvite };
   /** The players with a join link, and when each was made and last used. */

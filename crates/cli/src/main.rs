@@ -445,7 +445,7 @@ fn main() -> ExitCode {
         Command::Invite { file, player, url, revoke } => {
             commands::table::invite(json, &file, player.as_deref(), url.as_deref(), revoke)
         }
-        Command::Scene { file, role, op, import: Some(picture), .. } => {
+        Command::Scene { file, role, import: Some(picture), .. } => {
             commands::pictures::import(json, &file, role.as_deref(), &picture)
         }
         Command::Scene { file, role, map: Some(out), .. } => {
