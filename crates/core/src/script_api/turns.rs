@@ -175,7 +175,7 @@ fn register_passing(engine: &mut Engine) {
     );
     reg!(
         engine,
-        "end_turn",
+        "close_turn",
         &["t: Table", "()"],
         "Ends the current turn (calls turn_end) and gives the turn to no one, for rules where a side or a player chooses who acts next (t.act_now gives it); when everyone has then acted or holds, the round ends (nobody has acted, the round counter advances, calls round_end) and still no one has the turn.",
         |ctx: NativeCallContext, h: &mut Handle| -> Fallible<()> {
