@@ -14,7 +14,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { crc32, deflateSync } from "node:zlib";
-import { gmCreates, inviteLink, launchBrowser, openAction, openRecordedPage, pickPlayer, startServer, submit, until } from "./support.mjs";
+import { gmCreates, inviteLink, launchBrowser, openAction, openRecordedPage, pickPlayer, screenshot, startServer, submit, until } from "./support.mjs";
 
 const map = (page) => page.getByRole("region", { name: "Map" });
 const cell = (page, x, y) => map(page).locator(`polygon.cell[data-cell="${x},${y}"]`);
@@ -119,6 +119,8 @@ describe("a map picture", { timeout: 240_000 }, () => {
       const href = await map(page).locator("image.scene-picture").getAttribute("href");
       return (await census(page, href)).red === 2 * 50 * 50;
     });
+    await screenshot(gm, "map-picture-gm");
+    await screenshot(page, "map-picture-player");
     const replies = bo.frames.received.map((f) => JSON.parse(f)).filter((m) => m.result && typeof m.result.data === "string" && m.result.mime);
     assert.ok(replies.length >= 1, "bo fetched at least one picture");
     for (const r of replies) {

@@ -13,6 +13,7 @@ use super::{Campaign, CampaignError};
 use crate::campaign::append::Append;
 use crate::pictures::{self, PictureRefused};
 use crate::store::pictures::digest_of;
+use crate::store::{Store, StoreError};
 use houserule_core::action::Staged;
 use houserule_core::dice::Forced;
 use houserule_core::event::EventKind;
@@ -33,31 +34,51 @@ pub enum Wanted {
     Masked { digest: String, picture: Picture, revealed: Vec<Vec<(f64, f64)>> },
 }
 
+impl Wanted {
+    pub fn picture(&self) -> &Picture {
+        match self {
+            Wanted::Whole { picture, .. } | Wanted::Masked { picture, .. } => picture,
+        }
+    }
+
+    /// The bytes to give and their media type: the stored picture, or for a masked one the PNG
+    /// made for the viewer (front ends keep these by map key; the command line makes them once).
+    pub fn bytes(&self, store: &Store) -> Result<(&'static str, Vec<u8>), StoreError> {
+        let (Wanted::Whole { digest, picture } | Wanted::Masked { digest, picture, .. }) = self;
+        let stored = store.picture(digest)?;
+        let bytes = stored.ok_or_else(|| StoreError::Corrupt(format!("the picture {digest} is not in the file")))?;
+        match self {
+            Wanted::Whole { .. } => Ok((picture.format.mime(), bytes)),
+            Wanted::Masked { revealed, .. } => pictures::mask(&picture.name, &bytes, revealed)
+                .map(|png| ("image/png", png))
+                .map_err(|e| StoreError::Corrupt(e.to_string())),
+        }
+    }
+}
+
 /// The refusal for any key a viewer may not be given a picture for.
 pub const NOT_YOURS: &str = "there is no picture you may see under this key";
 
 impl Campaign {
     /// Imports a picture (the GM only): checks it whole, then stores it and the event that adds
-    /// it to the table in one transaction. Returns the event and the picture's digest.
+    /// it to the table in one transaction. Returns the event (none when the campaign already
+    /// holds these very bytes: nothing is written) and the picture's digest.
     pub fn import_picture(
         &mut self,
         actor: &Role,
         file: &str,
         bytes: &[u8],
-    ) -> Result<(LogEntry, String), CampaignError> {
+    ) -> Result<(Option<LogEntry>, String), CampaignError> {
         self.catch_up()?;
         if !actor.is_gm() {
             return Err(CampaignError::Refused("only the GM imports pictures".into()));
         }
+        let digest = digest_of(bytes);
+        if self.table.pictures.contains_key(&digest) {
+            return Ok((None, digest));
+        }
         let picture =
             pictures::check(file, bytes).map_err(|e: PictureRefused| CampaignError::Refused(e.to_string()))?;
-        let digest = digest_of(bytes);
-        if let Some(old) = self.table.pictures.get(&digest) {
-            return Err(CampaignError::Refused(format!(
-                "{file}: the campaign already has this picture, as {}",
-                old.name
-            )));
-        }
         let action = "picture_import";
         let mut tx = Tx::new(
             Table::clone(&self.table),
@@ -87,7 +108,7 @@ impl Campaign {
         }
         let (header, items) = written?;
         self.store.pictures_kept();
-        Ok((view::log_entry(&header, &items, &hex::encode(self.head.1), actor), digest))
+        Ok((Some(view::log_entry(&header, &items, &hex::encode(self.head.1), actor)), digest))
     }
 }
 

@@ -45,11 +45,6 @@ pub(super) fn import(app: &App, caller: &Caller, p: ImportPicture) -> Result<Imp
             .with_param("data")
     })?;
     let session = app.session()?;
-    // The same picture again is the one already kept: no second event.
-    let known = crate::store::pictures::digest_of(&bytes);
-    if let Some(picture) = session.now().table.pictures.get(&known).filter(|_| caller.role.is_gm()) {
-        return Ok(Imported { digest: known, picture: picture.clone(), entry: None });
-    }
     let (entry, digest) = session.import_picture(&caller.role, &p.name, &bytes).map_err(|e| e.report())?;
     let picture = session
         .now()
@@ -58,34 +53,28 @@ pub(super) fn import(app: &App, caller: &Caller, p: ImportPicture) -> Result<Imp
         .get(&digest)
         .cloned()
         .ok_or_else(|| ErrorReport::new(ErrorCode::Internal, "the picture was imported but is not on the table"))?;
-    Ok(Imported { digest, picture, entry: Some(entry) })
+    Ok(Imported { digest, picture, entry })
 }
 
 pub(super) fn picture(app: &App, caller: &Caller, p: PictureKey) -> Result<PictureData, ErrorReport> {
     let now = app.now()?;
     let not_yours = || ErrorReport::new(ErrorCode::Forbidden, NOT_YOURS).with_param("key");
     let want = wanted(&now.table, &caller.role, &p.key).ok_or_else(not_yours)?;
-    let (digest, picture) = match &want {
-        Wanted::Whole { digest, picture } | Wanted::Masked { digest, picture, .. } => (digest, picture),
-    };
-    let (width, height) = (picture.width, picture.height);
-    if let Wanted::Masked { revealed, .. } = &want {
-        let masked = match app.shared.pictures.get(&p.key) {
-            Some(m) => m,
-            None => {
-                let stored = app.reading(&now, |s| s.picture(digest).map_err(|e| storage(&e)))?;
-                let bytes = stored.ok_or_else(not_yours)?;
-                let made = crate::pictures::mask(&picture.name, &bytes, revealed)
-                    .map_err(|e| ErrorReport::new(ErrorCode::Internal, e.to_string()))?;
-                let made = Arc::new(made);
-                app.shared.pictures.keep(&p.key, made.clone());
-                made
+    let (width, height) = (want.picture().width, want.picture().height);
+    // A masked picture is made once per map key; a whole one is read as stored.
+    let masked = matches!(want, Wanted::Masked { .. });
+    let (mime, bytes) = match app.shared.pictures.get(&p.key).filter(|_| masked) {
+        Some(kept) => ("image/png", kept),
+        None => {
+            let (mime, bytes) = app.reading(&now, |s| want.bytes(s).map_err(|e| storage(&e)))?;
+            let bytes = Arc::new(bytes);
+            if masked {
+                app.shared.pictures.keep(&p.key, bytes.clone());
             }
-        };
-        return Ok(PictureData { mime: "image/png".into(), width, height, data: b64().encode(masked.as_slice()) });
-    }
-    let bytes = app.reading(&now, |s| s.picture(digest).map_err(|e| storage(&e)))?.ok_or_else(not_yours)?;
-    Ok(PictureData { mime: picture.format.mime().into(), width, height, data: b64().encode(bytes) })
+            (mime, bytes)
+        }
+    };
+    Ok(PictureData { mime: mime.into(), width, height, data: b64().encode(bytes.as_slice()) })
 }
 
 fn storage(e: &crate::store::StoreError) -> ErrorReport {

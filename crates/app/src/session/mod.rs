@@ -230,15 +230,23 @@ impl Session {
         Ok(entry)
     }
 
-    /// Imports a picture (the GM only), and announces it; returns the event and its digest.
-    pub fn import_picture(&self, actor: &Role, file: &str, bytes: &[u8]) -> Result<(LogEntry, String), CampaignError> {
+    /// Imports a picture (the GM only), and announces it; returns the event (none when the
+    /// campaign already held it) and its digest.
+    pub fn import_picture(
+        &self,
+        actor: &Role,
+        file: &str,
+        bytes: &[u8],
+    ) -> Result<(Option<LogEntry>, String), CampaignError> {
         let (entry, digest) = self.changing(|c| c.import_picture(actor, file, bytes))?;
-        self.shared.publish(SessionEvent::Committed {
-            seq: entry.seq,
-            actor: actor.clone(),
-            action: "picture_import".into(),
-            readers: None,
-        });
+        if let Some(e) = &entry {
+            self.shared.publish(SessionEvent::Committed {
+                seq: e.seq,
+                actor: actor.clone(),
+                action: "picture_import".into(),
+                readers: None,
+            });
+        }
         Ok((entry, digest))
     }
 

@@ -171,7 +171,9 @@ fn undo_takes_an_import_back_and_a_full_copy_carries_the_picture() {
     let gone = ask(&app, &desktop(Role::Gm), "picture", json!({"key": digest}));
     assert!(gone.is_err(), "an undone import leaves the table");
     let again = import(&app, "cellar.png", &map_png());
-    assert!(again.is_ok(), "and can be imported again: {again:?}");
+    assert!(again.unwrap()["entry"].is_object(), "and can be imported again, as a new event");
+    let twice = import(&app, "same-bytes.png", &map_png()).unwrap();
+    assert!(twice["entry"].is_null(), "the same bytes again are the picture already kept: no event");
     drop(app);
     let copy = dir.path().join("copy.houserule");
     houserule_app::share::share(&file, &copy, None).unwrap();

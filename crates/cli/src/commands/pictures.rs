@@ -6,7 +6,7 @@
 use super::campaign::open;
 use super::{role, Outcome};
 use crate::output::{self, Failure};
-use houserule_app::campaign::pictures::{wanted, Wanted, NOT_YOURS};
+use houserule_app::campaign::pictures::{wanted, NOT_YOURS};
 use houserule_core::view_scene::scenes_view;
 use houserule_core::{ErrorCode, Role};
 use std::path::Path;
@@ -30,7 +30,10 @@ pub fn import(json: bool, file: &Path, viewer: Option<&str>, picture: &Path) -> 
     if json {
         output::json(&serde_json::json!({ "digest": digest, "entry": entry }));
     } else {
-        output::entry(&entry);
+        match &entry {
+            Some(e) => output::entry(e),
+            None => crate::say!("The campaign already holds this picture."),
+        }
         crate::say!("Its digest (for a scene's background or a token's image): {digest}");
     }
     Ok(true)
@@ -52,17 +55,7 @@ pub fn map(json: bool, file: &Path, viewer: Option<&str>, out: &Path) -> Outcome
         (None, None) => return Err(none()),
     };
     let want = wanted(table, &who, &key).ok_or_else(|| Failure::new(ErrorCode::Forbidden, NOT_YOURS))?;
-    let (digest, picture) = match &want {
-        Wanted::Whole { digest, picture } | Wanted::Masked { digest, picture, .. } => (digest, picture),
-    };
-    let stored = c.store().picture(digest).map_err(|e| Failure::new(ErrorCode::Storage, e.to_string()))?;
-    let bytes =
-        stored.ok_or_else(|| Failure::new(ErrorCode::BadFile, format!("the picture {digest} is not in the file")))?;
-    let bytes = match &want {
-        Wanted::Masked { revealed, .. } => houserule_app::pictures::mask(&picture.name, &bytes, revealed)
-            .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?,
-        Wanted::Whole { .. } => bytes,
-    };
+    let (_, bytes) = want.bytes(c.store()).map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?;
     std::fs::write(out, &bytes).map_err(|e| io(out, e))?;
     if json {
         output::json(&serde_json::json!({ "scene": scene.id, "out": out, "bytes": bytes.len() }));
