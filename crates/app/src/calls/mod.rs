@@ -23,7 +23,10 @@ use houserule_core::manifest::Manifest;
 use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
 use houserule_core::{ErrorCode, ErrorReport};
 pub use params::*;
-pub use replies::{HouseRuleText, HouseRulesState, Joined, Measured, Removed, RulesetChoice, TableNow};
+pub use replies::{
+    HouseRulePage, HouseRuleText, HouseRulesState, Joined, LastReload, Measured, Removed, RuleBook, RuleFileChange,
+    RulesetChoice, TableNow,
+};
 use schemars::gen::SchemaGenerator;
 use schemars::schema::Schema;
 use serde::{Deserialize, Serialize};

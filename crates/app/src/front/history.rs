@@ -51,7 +51,11 @@ struct Page {
 impl App {
     /// Runs `read` on one of the app's own connections to the campaign file (kept for the next
     /// read), never under the session; a campaign in memory is read under it.
-    fn reading<R>(&self, now: &Now, read: impl FnOnce(&Store) -> Result<R, ErrorReport>) -> Result<R, ErrorReport> {
+    pub(super) fn reading<R>(
+        &self,
+        now: &Now,
+        read: impl FnOnce(&Store) -> Result<R, ErrorReport>,
+    ) -> Result<R, ErrorReport> {
         let Some(path) = &now.path else {
             let session = self.session()?;
             let campaign = session.campaign();

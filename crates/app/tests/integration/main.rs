@@ -17,6 +17,7 @@ mod random_play;
 mod redaction;
 mod sandboxed;
 mod scene;
+mod secret_rules;
 mod support;
 mod talk;
 mod tampering;
