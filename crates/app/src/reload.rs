@@ -80,24 +80,31 @@ pub struct ReloadReport {
     /// nothing, with a warning).
     #[serde(default)]
     pub house: Vec<houserule_core::plugin::HouseFunction>,
-    /// The entries of `changed` that are secret house rules (the GM's alone; never sent).
+    /// What of it is the GM's alone (never sent).
     #[serde(skip)]
     #[schemars(skip)]
-    pub secret_changed: Vec<String>,
-    /// The secret house rules in force (the GM's alone; never sent).
-    #[serde(skip)]
-    #[schemars(skip)]
-    pub secret: BTreeSet<String>,
+    pub secret: Box<SecretPart>,
 }
+
+/// What of a reload is the GM's alone.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SecretPart {
+    /// The entries of `changed` that are secret house rules.
+    pub changed: Vec<String>,
+    /// The secret house rules in force.
+    pub files: BTreeSet<String>,
+}
+
+/// A layer's files (name, text).
+pub type Files = Vec<(String, String)>;
 
 impl ReloadReport {
     /// The report as everyone may be told of it: nothing of a secret house rule.
     pub fn public(&self) -> ReloadReport {
         ReloadReport {
-            changed: self.changed.iter().filter(|c| !self.secret_changed.contains(c)).cloned().collect(),
-            house: self.house.iter().filter(|f| !self.secret.contains(&f.file)).cloned().collect(),
-            secret_changed: vec![],
-            secret: BTreeSet::new(),
+            changed: self.changed.iter().filter(|c| !self.secret.changed.contains(c)).cloned().collect(),
+            house: self.house.iter().filter(|f| !self.secret.files.contains(&f.file)).cloned().collect(),
+            secret: Box::default(),
             ..self.clone()
         }
     }
@@ -130,10 +137,7 @@ pub fn mark_secret(store: &Store, name: &str, secret: bool) -> Result<BTreeSet<S
 }
 
 /// The files of a layer split into those everyone may know of and the secret ones.
-pub fn split_secret(
-    files: &[(String, String)],
-    secret: &BTreeSet<String>,
-) -> (Vec<(String, String)>, Vec<(String, String)>) {
+pub fn split_secret(files: &[(String, String)], secret: &BTreeSet<String>) -> (Files, Files) {
     files.iter().cloned().partition(|(name, _)| !secret.contains(name))
 }
 

@@ -583,8 +583,7 @@ impl Campaign {
             digest,
             settings,
             house: self.rules.house_functions().to_vec(),
-            secret_changed,
-            secret,
+            secret: Box::new(reload::SecretPart { changed: secret_changed, files: secret }),
         }))
     }
 
