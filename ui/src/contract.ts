@@ -1263,6 +1263,8 @@ export type HouseRulesState = {
   files: HouseRuleText[];
   /** The ruleset's own scripts (read-only in the editor; copy a function into a house rule to change it). */
   ruleset_files: HouseRuleText[];
+  /** The house rules the GM keeps secret (by name; a name may be marked before it is saved). */
+  secret?: string[];
 };
 
 /** A house-rule file with its text, for the editor. */
@@ -1298,6 +1300,8 @@ export type HouseEffect = "wraps" | "replaces" | "adds" | "unused";
 export type SaveHouseRule = {
   name: string;
   text: string;
+  /** Keeps the rule the GM's alone (or not) from this save on: players are told nothing of a secret house rule, not even its name. Left out: as it was. */
+  secret?: boolean | null;
 };
 
 /** What a reload changed. */
@@ -1319,6 +1323,47 @@ export type ReloadReport = {
 /** A house rule to remove. */
 export type HouseRuleName = {
   name: string;
+};
+
+/** A house rule the GM keeps secret, or shares again. */
+export type HouseRuleSecret = {
+  name: string;
+  secret: boolean;
+};
+
+/** The rules as one viewer may read them: the ruleset's README and each house rule in force with what it does, and what the last change of the rules changed. A player's holds nothing of a house rule the GM keeps secret. */
+export type RuleBook = {
+  ruleset: RulesetInfo;
+  /** The ruleset's README as its author wrote it (Markdown; untrusted: shown without any HTML of its own), when this computer has the ruleset's folder. */
+  readme?: string | null;
+  house: HouseRulePage[];
+  /** The last change of the rules, if they changed since the campaign began. */
+  last_reload?: LastReload | null;
+};
+
+/** A house rule in force: its source (read-only) and what each of its functions does. */
+export type HouseRulePage = {
+  name: string;
+  text: string;
+  functions: HouseFunction[];
+  /** The GM keeps it secret (only ever true in the GM's book). */
+  secret: boolean;
+};
+
+/** A change of the rules: the event and the files it added, changed or removed. */
+export type LastReload = {
+  seq: number;
+  at: string;
+  changes: RuleFileChange[];
+};
+
+/** One file a change of the rules added, changed or removed. */
+export type RuleFileChange = {
+  /** `ruleset` or `house`. */
+  layer: string;
+  file: string;
+  /** `added`, `changed` or `removed`. */
+  how: string;
 };
 
 /** A balance lab to start. */
@@ -1553,6 +1598,10 @@ export interface Calls {
   save_house_rule: { params: SaveHouseRule; result: ReloadReport | null };
   /** Removes a house rule. */
   remove_house_rule: { params: HouseRuleName; result: ReloadReport | null };
+  /** Keeps a house rule the GM's alone, or shares it again: a secret one is never sent to a player (not its name, its source nor what it does). Answers the secret names now. */
+  house_rule_secret: { params: HouseRuleSecret; result: string[] };
+  /** The rules as the caller may read them: the ruleset's README, each house rule in force with its source and what it does, and what the last change of the rules changed. */
+  rule_book: { params: Nothing; result: RuleBook };
   /** Starts the balance lab from the table as it stands: the scene played `times` times by the ruleset's policy, under the ruleset alone and with the campaign's house rules, in the background (a lab already running is stopped first). The table plays on meanwhile. */
   lab_start: { params: LabStart; result: LabProgress };
   /** Where the balance lab stands: runs so far, win rates, histograms (none: no lab yet). */

@@ -6,8 +6,15 @@
 //! files and the digests now in force. A failed reload changes nothing: the last good rules keep
 //! running. Table state lives in the engine, never in scripts, so a reload loses nothing;
 //! settings and pools the new rules declare but the table lacks are added in the same event.
+//!
+//! A house rule the GM keeps secret (its name in the file's `house.secret` meta) is never
+//! named to a player: the reload's public line and detail leave it out (the GM gets a line of
+//! their own), [`ReloadReport::public`] is the report everyone is told of, and
+//! [`hide_secret`] takes the files in force out of a reload's entry before a player reads it.
 
 use crate::rules::RulesError;
+use crate::store::{Store, StoreError};
+use houserule_core::event::{Body, EventKind};
 use houserule_core::house::HouseRules;
 use houserule_core::manifest::{Manifest, ManifestError};
 use houserule_core::plugin::{
@@ -16,12 +23,12 @@ use houserule_core::plugin::{
 use houserule_core::pool::PoolRef;
 use houserule_core::table::Change;
 use houserule_core::tx::{Tx, TxError};
-use houserule_core::view::RulesetInfo;
+use houserule_core::view::{LogEntry, LogItem, RulesetInfo};
 use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Why the rules were not changed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -73,6 +80,103 @@ pub struct ReloadReport {
     /// nothing, with a warning).
     #[serde(default)]
     pub house: Vec<houserule_core::plugin::HouseFunction>,
+    /// What of it is the GM's alone (never sent).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub secret: Box<SecretPart>,
+}
+
+/// What of a reload is the GM's alone.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SecretPart {
+    /// The entries of `changed` that are secret house rules.
+    pub changed: Vec<String>,
+    /// The secret house rules in force.
+    pub files: BTreeSet<String>,
+}
+
+/// A layer's files (name, text).
+pub type Files = Vec<(String, String)>;
+
+impl ReloadReport {
+    /// The report as everyone may be told of it: nothing of a secret house rule.
+    pub fn public(&self) -> ReloadReport {
+        ReloadReport {
+            changed: self.changed.iter().filter(|c| !self.secret.changed.contains(c)).cloned().collect(),
+            house: self.house.iter().filter(|f| !self.secret.files.contains(&f.file)).cloned().collect(),
+            secret: Box::default(),
+            ..self.clone()
+        }
+    }
+}
+
+/// The meta key that holds the names of the house rules the GM keeps secret (a JSON array).
+const SECRET_KEY: &str = "house.secret";
+
+/// The house rules the GM keeps secret in the file `store` reads (a name may be marked before
+/// the rule is saved, so that not even its first reload names it).
+pub fn secret_names(store: &Store) -> Result<BTreeSet<String>, StoreError> {
+    match store.meta(SECRET_KEY)? {
+        None => Ok(BTreeSet::new()),
+        Some(text) => serde_json::from_str(&text)
+            .map_err(|e| StoreError::Corrupt(format!("the list of secret house rules does not read: {e}"))),
+    }
+}
+
+/// Marks the house rule `name` secret or not; answers the secret names now.
+pub fn mark_secret(store: &Store, name: &str, secret: bool) -> Result<BTreeSet<String>, StoreError> {
+    let mut names = secret_names(store)?;
+    if secret {
+        names.insert(name.to_string());
+    } else {
+        names.remove(name);
+    }
+    let text = serde_json::to_string(&names).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    store.set_meta(SECRET_KEY, &text)?;
+    Ok(names)
+}
+
+/// The files of a layer split into those everyone may know of and the secret ones.
+pub fn split_secret(files: &[(String, String)], secret: &BTreeSet<String>) -> (Files, Files) {
+    files.iter().cloned().partition(|(name, _)| !secret.contains(name))
+}
+
+/// The lines a reload writes: for everyone, the changes they may know of (or that the GM
+/// changed a rule they keep to themselves); for the GM, the secret house rules that changed.
+pub fn announcement(public: &[String], secret: &[String]) -> (String, Option<String>) {
+    let everyone = if public.is_empty() {
+        "The GM changed a house rule they keep secret.".to_string()
+    } else {
+        format!("The rules changed: {}.", public.join(", "))
+    };
+    let gm = (!secret.is_empty()).then(|| format!("Secret house rules changed: {}.", secret.join(", ")));
+    (everyone, gm)
+}
+
+/// The name of the file a `changed` entry (`house/NAME` or `house/NAME (added)`) is about.
+pub fn changed_file(entry: &str) -> &str {
+    entry.trim_end_matches(" (added)").trim_end_matches(" (removed)")
+}
+
+/// Takes the secret house rules out of a reload's (or the campaign's creation's) entry before a
+/// player reads it: the files in force by digest, the detail's list of files and of changes.
+pub fn hide_secret(entry: &mut LogEntry, secret: &BTreeSet<String>) {
+    if secret.is_empty() || !matches!(entry.kind, EventKind::Reload | EventKind::Created) {
+        return;
+    }
+    let is_secret = |key: &str| key.strip_prefix("house/").is_some_and(|n| secret.contains(n));
+    for item in &mut entry.items {
+        if let LogItem::Shown { body: Body::Change { change: Change::Rules { sources } }, .. } = item {
+            sources.retain(|k, _| !is_secret(k));
+        }
+    }
+    let Some(detail) = entry.detail.as_mut() else { return };
+    if let Some(files) = detail.get_mut("house_rules").and_then(Value::as_array_mut) {
+        files.retain(|f| !f.get("file").and_then(Value::as_str).is_some_and(|n| secret.contains(n)));
+    }
+    if let Some(changed) = detail.get_mut("changed").and_then(Value::as_array_mut) {
+        changed.retain(|c| !c.as_str().is_some_and(|c| is_secret(changed_file(c))));
+    }
 }
 
 /// Files added, changed or removed between two versions of a layer.
@@ -161,18 +265,21 @@ pub fn bring_table_up(
     Ok(changed)
 }
 
-/// The public detail of a reload event.
+/// The public detail of a reload event: `changed` only what everyone may know of, and the
+/// house rules in force without the secret ones (the digest of everything covers them).
 pub fn detail(
     manifest: &Manifest,
     ruleset: &PluginSource,
     ruleset_files: &[(String, String)],
     house: &[(String, String)],
     changed: &[String],
+    secret: &BTreeSet<String>,
 ) -> Value {
     let digest = digest_files(ruleset_files.iter().chain(house.iter()).map(|(k, v)| (k.as_str(), v.as_str())));
+    let (public, _) = split_secret(house, secret);
     json!({
         "ruleset": { "id": manifest.id, "name": manifest.name, "version": manifest.version, "digest": ruleset.digest() },
-        "house_rules": house.iter().map(|(name, text)| json!({ "file": name, "digest": file_digest(name, text) })).collect::<Vec<_>>(),
+        "house_rules": public.iter().map(|(name, text)| json!({ "file": name, "digest": file_digest(name, text) })).collect::<Vec<_>>(),
         "changed": changed,
         "digest": digest,
     })

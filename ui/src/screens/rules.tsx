@@ -31,6 +31,8 @@ export function HouseRules({ store }: { store: Store }) {
           onConfirmRemove={e.setConfirmRemove}
           onSave={() => void e.save()}
           onRemove={() => void e.remove()}
+          secret={e.secret}
+          onSecret={(v) => void e.setSecret(v)}
         />
         {e.dirty && selected.type !== "ruleset" && <p class="muted small unsaved">Unsaved changes (Ctrl+S saves).</p>}
         <div class="editor-host" ref={editor.host}>

@@ -1,6 +1,6 @@
 // The table screen: a header (campaign, who is looking, the GM's view switch and tabs), then
-// actions | table | log side by side (one at a time on a narrow screen), the house rules, the
-// players (join links and dice by hand), or the balance lab.
+// actions | table | log side by side (one at a time on a narrow screen), the rules everyone
+// reads, or (the GM's) the house rules, the players (join links and dice by hand), the balance lab.
 
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { State, Store } from "../store";
@@ -12,6 +12,7 @@ import { ActionsPanel } from "./actions";
 import { LogPanel } from "./log";
 import { PostBox } from "./post";
 import { HouseRules } from "./rules";
+import { RuleBookScreen } from "./rulebook";
 import { PlayersPanel } from "./players";
 import { BalanceLab } from "./balance";
 import { OnlinePanel } from "./online";
@@ -20,7 +21,7 @@ import { SceneMap } from "./map";
 import { Diagnostics, ErrorBox } from "../ui/errors";
 
 type Pane = "table" | "actions" | "log";
-type Tab = "table" | "rules" | "players" | "online" | "balance";
+type Tab = "table" | "book" | "rules" | "players" | "online" | "balance";
 
 /** Whether a media query matches now (and re-renders when that changes). */
 function useMedia(query: string): boolean {
@@ -57,7 +58,7 @@ export function TableScreen({ store }: { store: Store }) {
             {s.campaign!.ruleset.name} <span class="muted">v{s.campaign!.ruleset.version}</span>
           </span>
         </div>
-        {gm && <Tabs tab={tab} desktop={s.host === "desktop"} onTab={openTab} />}
+        <Tabs tab={tab} gm={gm} desktop={s.host === "desktop"} onTab={openTab} />
         <Who store={store} state={s} />
       </header>
       {previewing && (
@@ -76,6 +77,11 @@ export function TableScreen({ store }: { store: Store }) {
       )}
       {s.loadError && <ErrorBox error={s.loadError} title="Could not update the table" />}
       {gm && <GmScreens store={store} tab={tab} rulesOpened={rulesOpened} />}
+      {tab === "book" && (
+        <div class="book-wrap">
+          <RuleBookScreen store={store} />
+        </div>
+      )}
       <div class="play-wrap" hidden={tab !== "table"}>
         <Play store={store} state={s} tab={tab} previewing={previewing} />
       </div>
@@ -83,7 +89,7 @@ export function TableScreen({ store }: { store: Store }) {
   );
 }
 
-function Tabs({ tab, desktop, onTab }: { tab: Tab; desktop: boolean; onTab: (t: Tab) => void }) {
+function Tabs({ tab, gm, desktop, onTab }: { tab: Tab; gm: boolean; desktop: boolean; onTab: (t: Tab) => void }) {
   const button = (t: Tab, label: string) => (
     <button type="button" role="tab" aria-selected={tab === t} onClick={() => onTab(t)}>
       {label}
@@ -92,10 +98,11 @@ function Tabs({ tab, desktop, onTab }: { tab: Tab; desktop: boolean; onTab: (t: 
   return (
     <div class="tabs" role="tablist" aria-label="Screens">
       {button("table", "Table")}
-      {button("rules", "House rules")}
-      {button("players", "Players")}
-      {desktop && button("online", "Online")}
-      {button("balance", "Balance")}
+      {button("book", "Rules")}
+      {gm && button("rules", "House rules")}
+      {gm && button("players", "Players")}
+      {gm && desktop && button("online", "Online")}
+      {gm && button("balance", "Balance")}
     </div>
   );
 }

@@ -110,6 +110,12 @@ calls! {
     SaveHouseRule "save_house_rule" (SaveHouseRule) -> Option<ReloadReport>, Gm => rules::save_house_rule;
     /// Removes a house rule.
     RemoveHouseRule "remove_house_rule" (HouseRuleName) -> Option<ReloadReport>, Gm => rules::remove_house_rule;
+    /// Keeps a house rule the GM's alone, or shares it again: a secret one is never sent to a
+    /// player (not its name, its source nor what it does). Answers the secret names now.
+    HouseRuleSecret "house_rule_secret" (HouseRuleSecret) -> Vec<String>, Gm => rules::house_rule_secret;
+    /// The rules as the caller may read them: the ruleset's README, each house rule in force
+    /// with its source and what it does, and what the last change of the rules changed.
+    RuleBook "rule_book" (Nothing) -> RuleBook, Anyone => rules::rule_book;
     /// Starts the balance lab from the table as it stands: the scene played `times` times by the
     /// ruleset's policy, under the ruleset alone and with the campaign's house rules, in the
     /// background (a lab already running is stopped first). The table plays on meanwhile.

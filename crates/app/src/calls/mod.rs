@@ -24,7 +24,8 @@ use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
 use houserule_core::{ErrorCode, ErrorReport};
 pub use params::*;
 pub use replies::{
-    HouseRuleText, HouseRulesState, Imported, Joined, Measured, PictureData, Removed, RulesetChoice, TableNow,
+    HouseRulePage, HouseRuleText, HouseRulesState, Imported, Joined, LastReload, Measured, PictureData, Removed,
+    RuleBook, RuleFileChange, RulesetChoice, TableNow,
 };
 use schemars::gen::SchemaGenerator;
 use schemars::schema::Schema;

@@ -197,6 +197,17 @@ pub struct OddsOf {
 pub struct SaveHouseRule {
     pub name: String,
     pub text: String,
+    /// Keeps the rule the GM's alone (or not) from this save on: players are told nothing of a
+    /// secret house rule, not even its name. Left out: as it was.
+    #[serde(default)]
+    pub secret: Option<bool>,
+}
+
+/// A house rule the GM keeps secret, or shares again.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct HouseRuleSecret {
+    pub name: String,
+    pub secret: bool,
 }
 
 /// A balance lab to start.

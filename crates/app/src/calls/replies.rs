@@ -34,6 +34,53 @@ pub struct HouseRulesState {
     /// The ruleset's own scripts (read-only in the editor; copy a function into a house rule to
     /// change it).
     pub ruleset_files: Vec<HouseRuleText>,
+    /// The house rules the GM keeps secret (by name; a name may be marked before it is saved).
+    #[serde(default)]
+    pub secret: Vec<String>,
+}
+
+/// The rules as one viewer may read them: the ruleset's README and each house rule in force
+/// with what it does, and what the last change of the rules changed. A player's holds nothing
+/// of a house rule the GM keeps secret.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct RuleBook {
+    pub ruleset: houserule_core::view::RulesetInfo,
+    /// The ruleset's README as its author wrote it (Markdown; untrusted: shown without any HTML
+    /// of its own), when this computer has the ruleset's folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readme: Option<String>,
+    pub house: Vec<HouseRulePage>,
+    /// The last change of the rules, if they changed since the campaign began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_reload: Option<LastReload>,
+}
+
+/// A house rule in force: its source (read-only) and what each of its functions does.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct HouseRulePage {
+    pub name: String,
+    pub text: String,
+    pub functions: Vec<HouseFunction>,
+    /// The GM keeps it secret (only ever true in the GM's book).
+    pub secret: bool,
+}
+
+/// A change of the rules: the event and the files it added, changed or removed.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct LastReload {
+    pub seq: u64,
+    pub at: String,
+    pub changes: Vec<RuleFileChange>,
+}
+
+/// One file a change of the rules added, changed or removed.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct RuleFileChange {
+    /// `ruleset` or `house`.
+    pub layer: String,
+    pub file: String,
+    /// `added`, `changed` or `removed`.
+    pub how: String,
 }
 
 /// Who joined, and the campaign in play.

@@ -4,6 +4,7 @@
 //! page, not the log.
 
 use super::*;
+use std::collections::BTreeSet;
 
 impl Campaign {
     /// The log as `role` may see it, from event `from` on. An event whose items no longer match
@@ -24,8 +25,9 @@ impl Campaign {
         from: u64,
         mut each: impl FnMut(LogEntry) -> Result<(), StoreError>,
     ) -> Result<(), CampaignError> {
+        let secret = secret_from(&self.store, role)?;
         self.store.each_event(from.max(1), |row| {
-            let entry = log_entry(&row, &self.voided, role)?;
+            let entry = log_entry(&row, &self.voided, role, &secret)?;
             if entry.is_unread_post() {
                 return Ok(());
             }
@@ -58,8 +60,9 @@ pub fn log_page(
     limit: usize,
 ) -> Result<Vec<LogEntry>, CampaignError> {
     let mut out = Vec::new();
+    let secret = secret_from(store, role)?;
     for row in store.page(from.max(1), before, limit)? {
-        let entry = log_entry(&row, voided, role)?;
+        let entry = log_entry(&row, voided, role, &secret)?;
         if !entry.is_unread_post() {
             out.push(entry);
         }
@@ -79,8 +82,9 @@ pub fn log_page_text(
     seen: &crate::entries::Entries,
 ) -> Result<Vec<String>, CampaignError> {
     let mut out = Vec::new();
+    let secret = secret_from(store, role)?;
     for row in store.page(from.max(1), before, limit)? {
-        let (json, unread) = seen.get_text(&row, role, || checked_entry(&row, role))?;
+        let (json, unread) = seen.get_text(&row, role, || checked_entry(&row, role, &secret))?;
         if unread {
             continue;
         }
@@ -93,20 +97,35 @@ pub fn log_page_text(
     Ok(out)
 }
 
+/// The secret house rules `role` may not be told of (none for the GM).
+fn secret_from(store: &Store, role: &Role) -> Result<BTreeSet<String>, StoreError> {
+    if role.is_gm() {
+        return Ok(BTreeSet::new());
+    }
+    crate::reload::secret_names(store)
+}
+
 /// One stored event as `role` may see it in the log.
-fn log_entry(row: &Row, voided: &std::collections::BTreeMap<u64, u64>, role: &Role) -> Result<LogEntry, StoreError> {
-    let mut entry = checked_entry(row, role)?;
+fn log_entry(
+    row: &Row,
+    voided: &std::collections::BTreeMap<u64, u64>,
+    role: &Role,
+    secret: &BTreeSet<String>,
+) -> Result<LogEntry, StoreError> {
+    let mut entry = checked_entry(row, role, secret)?;
     entry.voided_by = voided.get(&row.seq).copied();
     Ok(entry)
 }
 
 /// One stored event as `role` may see it, checked against its commitments (not yet marked
-/// with the undo that voided it).
-fn checked_entry(row: &Row, role: &Role) -> Result<LogEntry, StoreError> {
+/// with the undo that voided it), without the `secret` house rules.
+fn checked_entry(row: &Row, role: &Role, secret: &BTreeSet<String>) -> Result<LogEntry, StoreError> {
     let header = row.parse_header()?;
     let items = row.parse_items()?;
     check_items(row, &items)?;
-    Ok(view::log_entry(&header, &items, &hex::encode(&row.hash), role))
+    let mut entry = view::log_entry(&header, &items, &hex::encode(&row.hash), role);
+    crate::reload::hide_secret(&mut entry, secret);
+    Ok(entry)
 }
 
 /// Checks that an event's items are the ones its hash committed to, and that they are what an

@@ -539,9 +539,13 @@ impl Campaign {
         let new_ruleset: Vec<(String, String)> = ruleset.files.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         let old_house = self.store.sources("house").map_err(|e| ReloadError::Storage(e.to_string()))?;
         let new_house = house.files();
+        let secret = reload::secret_names(&self.store).map_err(|e| ReloadError::Storage(e.to_string()))?;
+        let ((old_public, old_secret), (new_public, new_secret)) =
+            (reload::split_secret(&old_house, &secret), reload::split_secret(&new_house, &secret));
         let mut changed = reload::changed_files("ruleset", &old_ruleset, &new_ruleset);
-        changed.extend(reload::changed_files("house", &old_house, &new_house));
-        if changed.is_empty() {
+        changed.extend(reload::changed_files("house", &old_public, &new_public));
+        let secret_changed = reload::changed_files("house", &old_secret, &new_secret);
+        if changed.is_empty() && secret_changed.is_empty() {
             return Ok(None);
         }
         reload::check_names(&ruleset, &new_house)?;
@@ -565,9 +569,12 @@ impl Campaign {
         let settings = reload::bring_table_up(&mut tx, &rules.manifest, &base, &overrides)
             .map_err(|e| ReloadError::Io(e.to_string()))?;
         tx.change(rules_change(&ruleset, &new_house)).map_err(|e| ReloadError::Io(e.to_string()))?;
-        tx.say(format!("The rules changed: {}.", changed.join(", ")), Visibility::Public, None)
-            .map_err(|e| ReloadError::Io(e.to_string()))?;
-        let detail = reload::detail(&rules.manifest, &ruleset, &new_ruleset, &new_house, &changed);
+        let (everyone, gm) = reload::announcement(&changed, &secret_changed);
+        tx.say(everyone, Visibility::Public, None).map_err(|e| ReloadError::Io(e.to_string()))?;
+        if let Some(gm) = gm {
+            tx.say(gm, Visibility::Gm, None).map_err(|e| ReloadError::Io(e.to_string()))?;
+        }
+        let detail = reload::detail(&rules.manifest, &ruleset, &new_ruleset, &new_house, &changed, &secret);
         let digest = detail.get("digest").and_then(Value::as_str).unwrap_or_default().to_string();
         let staged = Staged { tx, result: Value::Null, log: vec![] };
         let sources: &[(&str, &[(String, String)])] = &[("ruleset", &new_ruleset), ("house", &new_house)];
@@ -583,10 +590,11 @@ impl Campaign {
                 name: manifest.name.clone(),
                 version: manifest.version.clone(),
             },
-            changed,
+            changed: changed.into_iter().chain(secret_changed.iter().cloned()).collect(),
             digest,
             settings,
             house: self.rules.house_functions().to_vec(),
+            secret: Box::new(reload::SecretPart { changed: secret_changed, files: secret }),
         }))
     }
 

@@ -339,7 +339,8 @@ impl Session {
 
 fn announce_reload(shared: &SessionState, result: &Result<Option<ReloadReport>, ReloadError>) {
     match result {
-        Ok(Some(report)) => shared.publish(SessionEvent::Reloaded { report: report.clone() }),
+        // Everyone is told of it: nothing of a secret house rule goes with it.
+        Ok(Some(report)) => shared.publish(SessionEvent::Reloaded { report: report.public() }),
         Ok(None) => {}
         Err(e) => shared.publish(SessionEvent::ReloadFailed { problems: diagnostics(e) }),
     }

@@ -18,6 +18,7 @@ mod random_play;
 mod redaction;
 mod sandboxed;
 mod scene;
+mod secret_rules;
 mod support;
 mod talk;
 mod tampering;

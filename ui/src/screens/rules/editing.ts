@@ -20,6 +20,7 @@ export function useEditing(store: Store) {
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [text, setText] = useState(TEMPLATE);
+  const [secret, setSecretShown] = useState(false);
   const editor = useRuleEditor("House rule text", {
     onChange: (t) => {
       setText(t);
@@ -38,6 +39,7 @@ export function useEditing(store: Store) {
     setOutcome(null);
     setConfirmRemove(false);
     const { body, readOnly, name: shown } = opened(next, r, initialText);
+    setSecretShown(next.type === "house" && !!r?.secret?.includes(next.name));
     if (shown !== null) setName(shown);
     setText(body);
     editor.show(body, readOnly, next.type === "house" ? asProblems(warningsOf(r, next.name)) : []);
@@ -51,7 +53,7 @@ export function useEditing(store: Store) {
     await act.run(async () => {
       let report;
       try {
-        report = await store.call("save_house_rule", { name: fileName, text: body });
+        report = await store.call("save_house_rule", { name: fileName, text: body, secret });
       } catch (e) {
         editor.showProblems((toReport(e).diagnostics ?? []).filter((d) => sameFile(d, fileName)));
         throw e;
@@ -79,13 +81,25 @@ export function useEditing(store: Store) {
     setConfirmRemove(false);
   }
 
+  /** Keeps the rule secret from players or not: a saved one at once, a new one with its save
+   * (before its first reload, so that not even its name reaches a player). */
+  async function setSecret(next: boolean) {
+    setSecretShown(next);
+    if (selected.type !== "house") return;
+    const name = selected.name;
+    await act.run(async () => {
+      await store.call("house_rule_secret", { name, secret: next });
+      await files.reload();
+    }, "save");
+  }
+
   /** A ruleset function copied into a new house rule, under the template. */
   function copyToHouseRule(fnText: string) {
     select({ type: "new" }, rules, `${TEMPLATE}${fnText}\n`);
     setDirty(true);
   }
 
-  return { rules, loadError: files.error, act, selected, name, setName, fileName, dirty, confirmRemove, setConfirmRemove, outcome, editor, select, save, remove, copyToHouseRule };
+  return { rules, loadError: files.error, act, selected, name, setName, fileName, dirty, confirmRemove, setConfirmRemove, outcome, editor, select, save, remove, copyToHouseRule, secret, setSecret };
 }
 
 /** Calls `open` with the first house-rule file when the files first arrive (if there is one). */

@@ -1,6 +1,6 @@
 // Above the editor: the file's name (typed for a new house rule, fixed once saved, a read-only
-// badge for a ruleset script), "Save and reload", and "Remove" with its confirmation. Every
-// button waits while a save or a removal runs.
+// badge for a ruleset script), whether players may read it, "Save and reload", and "Remove" with
+// its confirmation. Every button waits while a save or a removal runs.
 
 import type { Selected } from "./model";
 
@@ -14,6 +14,8 @@ export function EditorToolbar({
   onConfirmRemove,
   onSave,
   onRemove,
+  secret,
+  onSecret,
 }: {
   selected: Selected;
   name: string;
@@ -25,6 +27,9 @@ export function EditorToolbar({
   onConfirmRemove: (asking: boolean) => void;
   onSave: () => void;
   onRemove: () => void;
+  /** Players are told nothing of this house rule. */
+  secret: boolean;
+  onSecret: (secret: boolean) => void;
 }) {
   return (
     <div class="editor-toolbar">
@@ -36,6 +41,12 @@ export function EditorToolbar({
         <label class="field inline">
           <span class="field-label">File name</span>
           <input value={name} disabled={selected.type === "house"} onInput={(e) => onName(e.currentTarget.value)} spellcheck={false} />
+        </label>
+      )}
+      {selected.type !== "ruleset" && (
+        <label class="field inline secret-rule">
+          <input type="checkbox" checked={secret} disabled={running !== null} onChange={(e) => onSecret(e.currentTarget.checked)} /> Keep it secret
+          from players
         </label>
       )}
       <div class="toolbar-buttons">

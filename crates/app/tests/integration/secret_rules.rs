@@ -1,0 +1,79 @@
+//! A house rule the GM keeps secret reaches no player (issue 36, point 1): not its name, its
+//! source nor what it does — in the rule book, the table, the log or the events a player is
+//! told of. The GM's own book holds it, marked, so the test would see a leak if there were one.
+
+use crate::support::{ask, browser, create_in, init};
+use houserule_app::events::AppEvent;
+use houserule_app::front::App;
+use houserule_core::Role;
+use serde_json::{json, Value};
+
+const SECRET_NAME: &str = "hidden-plan.rhai";
+const SECRET_MARK: &str = "zq-the-duke-is-the-thief";
+
+/// Every answer a player's browser gets when it opens the table and the Rules tab.
+fn player_hears(app: &App, who: &str) -> Vec<String> {
+    let ann = browser(Role::Player(who.into()));
+    ["campaign", "rule_book", "table", "log", "view", "actions", "manifest"]
+        .iter()
+        .map(|m| ask(app, &ann, m, json!({})).map(|v| v.to_string()).unwrap_or_else(|e| format!("{m} refused: {e:?}")))
+        .collect()
+}
+
+fn mentions_secret(text: &str) -> bool {
+    text.contains("hidden-plan") || text.contains(SECRET_MARK)
+}
+
+#[test]
+fn a_secret_house_rule_reaches_no_player() {
+    init();
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::new(None);
+    create_in(&app, &dir.path().join("secret.houserule"), "generic", "secrets");
+    let events = app.subscribe();
+    let gm = browser(Role::Gm);
+    let public = json!({"name": "louder.rhai", "text": "fn narrate(t, p) { original(t, p) }\n"});
+    ask(&app, &gm, "save_house_rule", public).expect("the public rule loads");
+    let secret_text = format!("// {SECRET_MARK}\nfn on_round_end(t, round) {{ original(t, round) }}\n");
+    let secret = json!({"name": SECRET_NAME, "text": secret_text, "secret": true});
+    let report = ask(&app, &gm, "save_house_rule", secret).expect("the secret rule loads");
+    assert!(report.to_string().contains(SECRET_NAME), "the GM's own save names it: {report}");
+
+    let gm_book: Value = ask(&app, &gm, "rule_book", json!({})).unwrap();
+    let marked = gm_book["house"].as_array().unwrap().iter().find(|h| h["name"] == SECRET_NAME);
+    assert_eq!(marked.map(|h| h["secret"].clone()), Some(json!(true)), "the GM's book holds it, marked: {gm_book}");
+
+    let heard = player_hears(&app, "ann");
+    let leaks: Vec<&String> = heard.iter().filter(|t| mentions_secret(t)).collect();
+    assert!(leaks.is_empty(), "ann was told of the secret rule: {leaks:?}");
+    assert!(heard[1].contains("louder.rhai"), "ann reads the public rule: {}", heard[1]);
+    assert!(heard[2].contains("keep secret"), "ann's log says a secret rule changed: {}", heard[2]);
+
+    let told: Vec<String> = events
+        .try_iter()
+        .filter(|e| !matches!(e, AppEvent::Session { event } if !event.may_reach(&Role::Player("ann".into()))))
+        .map(|e| serde_json::to_string(&e).unwrap())
+        .collect();
+    assert!(told.iter().any(|e| e.contains("reloaded")), "ann is told the rules changed: {told:?}");
+    assert!(!told.iter().any(|e| mentions_secret(e)), "an event ann is told of names the secret rule: {told:?}");
+}
+
+#[test]
+fn a_rule_made_secret_later_leaves_the_players_book() {
+    init();
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::new(None);
+    create_in(&app, &dir.path().join("later.houserule"), "generic", "later");
+    let gm = browser(Role::Gm);
+    let rule =
+        json!({"name": SECRET_NAME, "text": format!("// {SECRET_MARK}\nfn narrate(t, p) {{ original(t, p) }}\n")});
+    ask(&app, &gm, "save_house_rule", rule).unwrap();
+    let ann = browser(Role::Player("ann".into()));
+    let before = ask(&app, &ann, "rule_book", json!({})).unwrap().to_string();
+    assert!(mentions_secret(&before), "a rule not secret is ann's to read: {before}");
+    ask(&app, &gm, "house_rule_secret", json!({"name": SECRET_NAME, "secret": true})).unwrap();
+    let after = ask(&app, &ann, "rule_book", json!({})).unwrap().to_string();
+    assert!(!mentions_secret(&after), "once secret, ann's book holds nothing of it: {after}");
+    let refused = ask(&app, &ann, "house_rule_secret", json!({"name": SECRET_NAME, "secret": false}));
+    assert!(refused.is_err(), "a player cannot share the GM's secret rule");
+}
