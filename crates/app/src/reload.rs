@@ -111,7 +111,7 @@ impl ReloadReport {
 }
 
 /// The meta key that holds the names of the house rules the GM keeps secret (a JSON array).
-const SECRET_KEY: &str = "house.secret";
+pub const SECRET_KEY: &str = "house.secret";
 
 /// The house rules the GM keeps secret in the file `store` reads (a name may be marked before
 /// the rule is saved, so that not even its first reload names it).

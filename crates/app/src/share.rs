@@ -13,6 +13,7 @@
 //! the redacted items were what the full file holds.
 
 use crate::campaign::{Campaign, CampaignError};
+use crate::reload;
 use crate::store::{Row, Store, StoreError};
 use crate::verify::{self, Check, VerifyReport};
 use houserule_core::event::Item;
@@ -22,6 +23,9 @@ use rusqlite::params;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use withheld::Withheld;
+
+mod withheld;
 
 /// What `share` wrote.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -115,8 +119,9 @@ fn full_copy(campaign: &Campaign, out: &Path) -> Result<ShareReport, ShareError>
     let info = campaign.info();
     let mut copy = Store::create(out)?;
     let src = campaign.store();
-    carry_meta(src, &copy, &[])?;
-    carry_sources(src, &copy)?;
+    let marks = src.meta(reload::SECRET_KEY)?.map(|names| (reload::SECRET_KEY, names));
+    carry_meta(src, &copy, marks.as_slice())?;
+    carry_sources(src, &copy, None)?;
     if let Some(seed) = src.secret("seed")? {
         copy.set_secret("seed", &seed)?;
     }
@@ -156,13 +161,17 @@ fn carry_meta(src: &Store, copy: &Store, extra: &[(&str, String)]) -> Result<(),
     Ok(())
 }
 
-/// Every version of the sources the campaign was played with, and the ones in force.
-fn carry_sources(src: &Store, copy: &Store) -> Result<(), ShareError> {
+/// Every version of the sources the campaign was played with, and the ones in force — but
+/// what `withheld` keeps from a player.
+fn carry_sources(src: &Store, copy: &Store, withheld: Option<&Withheld>) -> Result<(), ShareError> {
     let (from, to) = (src.connection(), copy.connection());
     to.execute_batch("BEGIN").map_err(sqlite)?;
     let mut blobs = from.prepare("SELECT hash, content FROM blobs").map_err(sqlite)?;
     for b in blobs.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))).map_err(sqlite)? {
         let (h, c) = b.map_err(sqlite)?;
+        if withheld.is_some_and(|w| w.hides_text(&c)) {
+            continue;
+        }
         to.execute("INSERT OR IGNORE INTO blobs (hash, content) VALUES (?1, ?2)", params![h, c]).map_err(sqlite)?;
     }
     let mut sources = from.prepare("SELECT layer, path, hash FROM sources").map_err(sqlite)?;
@@ -171,6 +180,9 @@ fn carry_sources(src: &Store, copy: &Store) -> Result<(), ShareError> {
         .map_err(sqlite)?;
     for s in rows {
         let (l, p, h) = s.map_err(sqlite)?;
+        if withheld.is_some_and(|w| w.hides_source(&l, &p)) {
+            continue;
+        }
         to.execute("INSERT INTO sources (layer, path, hash) VALUES (?1, ?2, ?3)", params![l, p, h]).map_err(sqlite)?;
     }
     to.execute_batch("COMMIT").map_err(sqlite)?;
@@ -203,15 +215,19 @@ fn player_copy(campaign: &Campaign, out: &Path, role: &Role) -> Result<ShareRepo
         ("copy_view", serde_json::to_string(&view).expect("views serialise")),
     ];
     carry_meta(campaign.store(), &copy, &extra)?;
-    carry_sources(campaign.store(), &copy)?;
+    let mut withheld = Withheld::of(campaign.store())?;
     let mut redacted = 0u64;
     copy.begin_write()?;
     campaign.store().each_event(1, |row| {
-        let (items, n) = redacted_items(&row, role)?;
+        let (items, n) = redacted_items(&row, role, &mut withheld)?;
         redacted += n;
         copy.append(&Row { items, ..row }, None, &[])
     })?;
     copy.end_write(true)?;
+    carry_sources(campaign.store(), &copy, Some(&withheld))?;
+    if let Some(seqs) = withheld.stored() {
+        copy.set_meta(verify::WITHHELD_KEY, &seqs)?;
+    }
     drop(copy);
     settle(out)?;
     verified(out, true)?;
@@ -224,19 +240,21 @@ fn player_copy(campaign: &Campaign, out: &Path, role: &Role) -> Result<ShareRepo
     })
 }
 
-/// An event's items as `role` may see them (the others redacted to their digests), and how
-/// many were redacted.
-fn redacted_items(row: &Row, role: &Role) -> Result<(String, u64), StoreError> {
+/// An event's items as `role` may see them (the others, and a rules item naming a house rule
+/// the GM keeps secret, redacted to their digests), and how many were redacted.
+fn redacted_items(row: &Row, role: &Role, withheld: &mut Withheld) -> Result<(String, u64), StoreError> {
     let mut redacted = 0;
     let kept: Vec<Item> = row
         .parse_items()?
         .iter()
         .enumerate()
-        .map(|(i, item)| match role.sees(item.visibility, item.owner.as_deref()) {
-            true => Ok(item.clone()),
-            false => {
-                redacted += 1;
-                item.redacted(i)
+        .map(|(i, item)| {
+            match role.sees(item.visibility, item.owner.as_deref()) && !withheld.withholds(row.seq, item) {
+                true => Ok(item.clone()),
+                false => {
+                    redacted += 1;
+                    item.redacted(i)
+                }
             }
         })
         .collect::<Result<_, _>>()

@@ -27,6 +27,7 @@ mod file;
 mod pictures;
 mod replay;
 mod rules;
+pub use rules::WITHHELD_KEY;
 #[cfg(test)]
 mod testing;
 

@@ -77,3 +77,47 @@ fn a_rule_made_secret_later_leaves_the_players_book() {
     let refused = ask(&app, &ann, "house_rule_secret", json!({"name": SECRET_NAME, "secret": false}));
     assert!(refused.is_err(), "a player cannot share the GM's secret rule");
 }
+
+/// The bytes of a SQLite file and its side files, as they would travel.
+fn file_bytes(path: &std::path::Path) -> Vec<u8> {
+    let mut bytes = std::fs::read(path).unwrap();
+    for side in ["-wal", "-journal"] {
+        bytes.extend(std::fs::read(format!("{}{side}", path.display())).unwrap_or_default());
+    }
+    bytes
+}
+
+#[test]
+fn a_players_copy_holds_nothing_of_a_secret_rule_and_a_full_copy_keeps_it_secret() {
+    use houserule_app::share::{compare, share, SharedCopy};
+    init();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("copies.houserule");
+    let app = App::new(None);
+    create_in(&app, &file, "generic", "copies");
+    let gm = browser(Role::Gm);
+    let public = json!({"name": "louder.rhai", "text": "fn narrate(t, p) { original(t, p) }\n"});
+    ask(&app, &gm, "save_house_rule", public).unwrap();
+    let secret_text = format!("// {SECRET_MARK}\nfn on_round_end(t, round) {{ original(t, round) }}\n");
+    ask(&app, &gm, "save_house_rule", json!({"name": SECRET_NAME, "text": secret_text, "secret": true})).unwrap();
+    ask(&app, &gm, "act", json!({"action": "narrate", "params": {"text": "The lamps gutter."}})).unwrap();
+
+    let copy = dir.path().join("ann.houserule");
+    share(&file, &copy, Some(&Role::Player("ann".into()))).expect("ann's copy is made");
+    let bytes = file_bytes(&copy);
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(!mentions_secret(&text), "ann's copy holds the secret rule's name or source");
+    assert!(text.contains("louder.rhai"), "ann's copy carries the public house rule");
+    let opened = SharedCopy::open(&copy).unwrap();
+    let report = opened.verify();
+    assert!(report.ok, "ann's copy verifies on its own: {report:?}");
+    let full = houserule_app::store::Store::open(&file).unwrap();
+    let against = compare(opened.store(), &full);
+    assert!(against.ok, "every event of ann's copy is in the full file: {against:?}");
+
+    let whole = dir.path().join("whole.houserule");
+    share(&file, &whole, None).expect("a full copy is made");
+    let store = houserule_app::store::Store::open(&whole).unwrap();
+    let marks = houserule_app::reload::secret_names(&store).unwrap();
+    assert!(marks.contains(SECRET_NAME), "the full copy keeps the rule secret: {marks:?}");
+}
