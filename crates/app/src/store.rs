@@ -23,8 +23,10 @@ use houserule_core::table::Table;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::{Path, PathBuf};
 
+mod bounded;
 pub mod pictures;
 mod schema;
+pub use bounded::{fits_snapshot, MAX_SECRET_BYTES, MAX_TABLE_BYTES};
 
 /// The schema this build writes.
 pub const SCHEMA_VERSION: i64 = 3;
@@ -94,6 +96,11 @@ pub enum StoreError {
     /// A stored event larger than any event an action can make: it is not read.
     #[error("event {seq}: its {part} take {bytes} bytes as stored, more than an event can hold ({limit} bytes); it is not read")]
     TooLarge { seq: u64, part: &'static str, bytes: u64, limit: u64 },
+    /// A part of the file besides its events larger than Houserule ever writes there: it is not read.
+    #[error(
+        "{what} takes {bytes} bytes as stored, more than Houserule ever writes there ({limit} bytes); it is not read"
+    )]
+    Oversized { what: String, bytes: u64, limit: u64 },
     /// Another program appended to the file since this one last read it.
     #[error("another program added event {found} to the campaign at the same moment; read it first")]
     Behind { found: u64 },
@@ -396,10 +403,6 @@ impl Store {
 
     // ---- meta, secrets and sources ----------------------------------------------------------
 
-    pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
-        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
-    }
-
     pub fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -414,10 +417,6 @@ impl Store {
         Ok(())
     }
 
-    pub fn secret(&self, key: &str) -> Result<Option<String>, StoreError> {
-        Ok(self.conn.query_row("SELECT value FROM secrets WHERE key = ?1", [key], |r| r.get(0)).optional()?)
-    }
-
     pub fn set_secret(&self, key: &str, value: &str) -> Result<(), StoreError> {
         self.conn.execute(
             "INSERT INTO secrets (key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -426,36 +425,9 @@ impl Store {
         Ok(())
     }
 
-    /// The secret values whose keys start with `prefix`, by key.
-    pub fn secrets_with_prefix(&self, prefix: &str) -> Result<Vec<(String, String)>, StoreError> {
-        let mut s =
-            self.conn.prepare("SELECT key, value FROM secrets WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key")?;
-        let rows = s.query_map([prefix], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
-    }
-
     /// Removes a secret value; whether there was one.
     pub fn remove_secret(&self, key: &str) -> Result<bool, StoreError> {
         Ok(self.conn.execute("DELETE FROM secrets WHERE key = ?1", [key])? > 0)
-    }
-
-    /// The files of one source layer (`ruleset` or `house`), path → content.
-    pub fn sources(&self, layer: &str) -> Result<Vec<(String, String)>, StoreError> {
-        let mut s = self.conn.prepare("SELECT s.path, b.content FROM sources s JOIN blobs b ON b.hash = s.hash WHERE s.layer = ?1 ORDER BY s.path")?;
-        let rows = s.query_map([layer], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
-    }
-
-    /// A source by its content hash (any version the campaign was played with).
-    pub fn blob(&self, hash: &str) -> Result<Option<String>, StoreError> {
-        Ok(self.conn.query_row("SELECT content FROM blobs WHERE hash = ?1", [hash], |r| r.get(0)).optional()?)
-    }
-
-    /// The text of every source version the file keeps.
-    pub fn blob_texts(&self) -> Result<Vec<String>, StoreError> {
-        let mut s = self.conn.prepare("SELECT content FROM blobs ORDER BY hash")?;
-        let rows = s.query_map([], |r| r.get(0))?.collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
     }
 
     // ---- events ---------------------------------------------------------------------------
@@ -714,19 +686,6 @@ impl Store {
             })
             .optional()?;
         Ok(row.map(|s| s as u64))
-    }
-
-    /// The latest snapshot at or before `seq`, as stored (JSON text).
-    pub fn snapshot_before(&self, seq: u64) -> Result<Option<(u64, String)>, StoreError> {
-        let row: Option<(i64, String)> = self
-            .conn
-            .query_row(
-                "SELECT seq, state FROM snapshots WHERE seq <= ?1 ORDER BY seq DESC LIMIT 1",
-                [seq as i64],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
-        Ok(row.map(|(s, t)| (s as u64, t)))
     }
 
     /// Parses a stored snapshot.

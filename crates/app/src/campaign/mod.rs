@@ -661,8 +661,10 @@ impl Campaign {
     pub(crate) fn commit(&mut self, append: Append) -> Result<(Header, Vec<Item>), CampaignError> {
         let Append { kind, actor, action, detail, staged, sources, mut meta, secrets } = append;
         let (seq, prev) = (self.head.0 + 1, self.head.1);
-        let snapshot =
-            (seq % SNAPSHOT_EVERY == 0).then(|| serde_json::to_string(&staged.tx.table).expect("tables serialise"));
+        // A table too large to keep as a snapshot is rebuilt from the events before it instead.
+        let snapshot = (seq % SNAPSHOT_EVERY == 0)
+            .then(|| serde_json::to_string(&staged.tx.table).expect("tables serialise"))
+            .filter(|s| crate::store::fits_snapshot(s.len()));
         let state = snapshot.as_ref().map(|s| hex::encode(Sha256::digest(s.as_bytes())));
         let header = Header { seq, prev: hex::encode(prev), at: now(), kind, actor, action, detail, state };
         let ev = Event { header, items: staged.tx.items };

@@ -1,6 +1,7 @@
 //! Opening a campaign file: every check an open makes before its rules are trusted — the file's
 //! tables are Houserule's own (checked as the store opens, before anything else reads it), not a
-//! player's copy, SQLite's integrity check, no event larger than an action can make, and the
+//! player's copy, SQLite's integrity check, no fact, secret row, script or snapshot larger than
+//! Houserule writes ([`Store::first_oversized`]), no event larger than an action can make, and the
 //! hash chain (only what is new since this machine's stamp, when it has a valid one:
 //! [`crate::checked`]), the snapshot against its event, the fold — every event folded held to
 //! the caps an action is held to — and the stored sources against the log; and the rules,
@@ -68,6 +69,9 @@ impl Campaign {
     /// check and the hash chain (only what is new since this machine's stamp, when it has a
     /// valid one: see [`crate::checked`]). Returns the head of the chain.
     fn check_file(store: &Store, checks: Checks) -> Result<(u64, Hash), CampaignError> {
+        if let Some(over) = store.first_oversized()? {
+            return Err(over.into());
+        }
         if let Some(for_role) = store.meta("copy_for")? {
             return Err(CampaignError::PlayerCopy { for_role });
         }

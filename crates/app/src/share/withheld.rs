@@ -4,12 +4,11 @@
 //! force, and the `rules` item of every event that put it in force (the item names it) stay out
 //! of a player's copy; the item is redacted to its digest, so the copy's chain verifies as
 //! before and [`compare`](super::compare) against the full file still covers it. The copy lists
-//! the events whose rules item it withheld under [`WITHHELD_KEY`] (read by `verify`), so the copy's own `rules`
+//! the events whose rules item it withheld under [`WITHHELD_KEY`](crate::verify::WITHHELD_KEY) (read by `verify`), so the copy's own `rules`
 //! check knows that the rules in force from then on are not all in it.
 
 use crate::reload;
 use crate::store::{Store, StoreError};
-use crate::verify::WITHHELD_KEY;
 use houserule_core::event::{Body, Item};
 use houserule_core::plugin::file_digest;
 use houserule_core::table::Change;

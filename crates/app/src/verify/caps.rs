@@ -1,7 +1,8 @@
 //! The `caps` check: every event the file carries is one an action could have made — no row
 //! larger as stored than an event can be (refused before its text is read), and its items
 //! within the bounds a transaction is held to, their names and text held to the one rule for
-//! text ([`houserule_core::caps`], [`houserule_core::text`]).
+//! text ([`houserule_core::caps`], [`houserule_core::text`]); and the rest of the file (facts,
+//! secret rows, scripts, snapshots) within what Houserule writes there, measured, never read.
 
 use super::{fail, pass, Check, Event, KnownSeeds, Step, Tally};
 use crate::store::{Store, StoreError};
@@ -9,16 +10,17 @@ use houserule_core::caps::Caps;
 
 pub(super) const NAME: &str = "caps";
 
-pub(super) fn start<'a>(_: &'a Store, _: &'a KnownSeeds) -> Box<dyn Step + 'a> {
-    Box::new(Bounds { caps: Caps::default(), events: 0 })
+pub(super) fn start<'a>(store: &'a Store, _: &'a KnownSeeds) -> Box<dyn Step + 'a> {
+    Box::new(Bounds { store, caps: Caps::default(), events: 0 })
 }
 
-struct Bounds {
+struct Bounds<'a> {
+    store: &'a Store,
     caps: Caps,
     events: u64,
 }
 
-impl Step for Bounds {
+impl Step for Bounds<'_> {
     fn event(&mut self, e: &Event) -> Option<Check> {
         self.events += 1;
         let (i, cap) = self.caps.event(e.items).err()?;
@@ -26,7 +28,13 @@ impl Step for Bounds {
     }
 
     fn finish(self: Box<Self>, _: &mut Tally) -> Check {
-        pass(NAME, format!("all {} events are within what an action can make", self.events))
+        match self.store.first_oversized() {
+            Ok(None) => pass(
+                NAME,
+                format!("all {} events are within what an action can make, and the rest of the file within what Houserule writes", self.events),
+            ),
+            Ok(Some(over)) | Err(over) => fail(NAME, None, over.to_string()),
+        }
     }
 }
 

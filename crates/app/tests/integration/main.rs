@@ -13,6 +13,7 @@ mod lab;
 mod lab_tables;
 mod locks;
 mod odds_truth;
+mod oversized;
 mod pictures;
 mod random_play;
 mod redaction;
