@@ -1,10 +1,10 @@
 // Readable for everyone (issue 36, point 6): axe-core, run inside the page, finds no serious or
 // critical violation, and no landmark problem, on every screen — the join page, the GM's start,
-// and on a campaign with a map picture, a token, the turn tracker and a house rule: the table
-// (its map, and on a narrow screen its Actions and Log panels), the Rules tab, the house-rule
-// editor, Players and Balance for the GM, and a player's table, Rules, Actions and Log — each in
-// light and dark, on a desktop (1280×800) and a phone (390×844). On a phone there is one
-// navigation bar. Phone screenshots in dark go to target/screenshots/a11y-*.png.
+// and on a campaign with a map picture, a token, an encounter, rolls of every sort (one undone)
+// and a house rule: the table (its map, and on a narrow screen its Actions and Log panels), the
+// Rules tab, the house-rule editor, Players and Balance for the GM, and a player's table, Rules,
+// Actions and Log — each in light and dark, on a desktop (1280×800) and a phone (390×844). On a
+// phone there is one navigation bar. Phone screenshots in dark go to target/screenshots/a11y-*.png.
 //
 // Run: npm --prefix ui run build, then in ui/:
 // HOUSERULE_BIN=… node --test --test-concurrency=1 ../tests/browser/a11y.test.mjs
@@ -137,8 +137,9 @@ describe("axe finds nothing serious, on every screen, light and dark, desktop an
   });
 
   it("the join page and the GM's start", async () => {
+    // The join page as a player sees it from a link that does not work: the forms and why.
     const { page: stranger } = await openPage(browser, `${server.url}#join=0123456789abcdef`, errors);
-    await stranger.getByRole("heading", { name: "Join as a player" }).waitFor();
+    await stranger.getByRole("alert").filter({ hasText: "Could not join" }).waitFor();
     failures.push(...(await check(stranger, "join", async (p) => p.getByLabel("Your join link").waitFor())));
     ({ page: gm } = await openPage(browser, server.url, errors));
     await gm.getByLabel("GM secret").fill(server.secret);
@@ -165,6 +166,12 @@ describe("axe finds nothing serious, on every screen, light and dark, desktop an
     await map.getByLabel("Place", { exact: true }).selectOption({ label: "Frody" });
     await map.locator('polygon.cell[data-cell="1,1"]').click();
     await map.getByRole("button", { name: "Show to players" }).click();
+    // An encounter running, Frody's turn.
+    await gm.getByRole("region", { name: "Turn order" }).getByRole("button", { name: "Start an encounter…" }).click();
+    const encounter = gm.getByRole("form", { name: "Start an encounter", exact: true });
+    await encounter.getByRole("checkbox", { name: "Frody" }).check();
+    await encounter.getByLabel("Initiative dice", { exact: true }).fill("1d1");
+    await submit(encounter, "Start an encounter");
     // Rolls of every sort in the log (kept, dropped, aces, successes), one of them undone.
     for (const expr of ["4d6kh3", "6d6!", "7d6cs>=4", "2d20kl1", "4dF+1"]) {
       const roll = await openAction(gm, "Roll dice");
