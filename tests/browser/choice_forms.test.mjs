@@ -106,7 +106,7 @@ describe("forms that fit the choice", { timeout: 300_000 }, () => {
 
     // The same on a phone, where the whole page scrolls: the result is on screen.
     await gm.setViewportSize({ width: 390, height: 844 });
-    await gm.getByRole("button", { name: "Actions", exact: true }).click();
+    await gm.getByRole("tab", { name: "Actions", exact: true }).click();
     const boss = await openAction(gm, "Boss ability");
     const ability = boss.getByLabel("Ability", { exact: true });
     await ability.selectOption({ label: "Enrage" });

@@ -1,6 +1,8 @@
 // The table screen: a header (campaign, who is looking, the GM's view switch and tabs), then
-// actions | table | log side by side (one at a time on a narrow screen), the rules everyone
-// reads, or (the GM's) the house rules, the players (join links and dice by hand), the balance lab.
+// actions | table | log side by side, the rules everyone reads, or (the GM's) the house rules,
+// the players (join links and dice by hand), the balance lab. On a narrow screen the table shows
+// one panel at a time, picked in the same bar as the other screens (Table, Actions, Log): one
+// navigation bar. Landmarks: the header is the banner, each screen is the main.
 
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { State, Store } from "../store";
@@ -41,6 +43,15 @@ export function TableScreen({ store }: { store: Store }) {
   const s = useStore(store);
   const gm = s.role === "gm";
   const [tab, setTab] = useState<Tab>("table");
+  const [pane, setPane] = useState<Pane>("table");
+  // One panel at a time on a narrow screen (the same width as the stylesheet's).
+  const narrow = useMedia("(max-width: 960px)");
+  // A turn control that needs choices opens its form: on a narrow screen, show the Actions panel.
+  useEffect(() => {
+    const show = () => setPane("actions");
+    window.addEventListener(OPEN_ACTION, show);
+    return () => window.removeEventListener(OPEN_ACTION, show);
+  }, []);
   const [rulesOpened, setRulesOpened] = useState(false);
   const openTab = (t: Tab) => {
     if (t === "rules") setRulesOpened(true);
@@ -58,7 +69,7 @@ export function TableScreen({ store }: { store: Store }) {
             {s.campaign!.ruleset.name} <span class="muted">v{s.campaign!.ruleset.version}</span>
           </span>
         </div>
-        <Tabs tab={tab} gm={gm} desktop={s.host === "desktop"} onTab={openTab} />
+        <Tabs tab={tab} pane={narrow ? pane : null} gm={gm} desktop={s.host === "desktop"} onTab={openTab} onPane={setPane} />
         <Who store={store} state={s} />
       </header>
       {previewing && (
@@ -83,21 +94,49 @@ export function TableScreen({ store }: { store: Store }) {
         </div>
       )}
       <div class="play-wrap" hidden={tab !== "table"}>
-        <Play store={store} state={s} tab={tab} previewing={previewing} />
+        <Play store={store} state={s} tab={tab} pane={pane} narrow={narrow} previewing={previewing} />
       </div>
     </div>
   );
 }
 
-function Tabs({ tab, gm, desktop, onTab }: { tab: Tab; gm: boolean; desktop: boolean; onTab: (t: Tab) => void }) {
+/** The screens' tabs; with `pane` (a narrow screen), the table's panels are tabs of their own. */
+function Tabs({
+  tab,
+  pane,
+  gm,
+  desktop,
+  onTab,
+  onPane,
+}: {
+  tab: Tab;
+  pane: Pane | null;
+  gm: boolean;
+  desktop: boolean;
+  onTab: (t: Tab) => void;
+  onPane: (p: Pane) => void;
+}) {
   const button = (t: Tab, label: string) => (
     <button type="button" role="tab" aria-selected={tab === t} onClick={() => onTab(t)}>
       {label}
     </button>
   );
+  const panel = (p: Pane, label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={tab === "table" && pane === p}
+      onClick={() => {
+        onPane(p);
+        onTab("table");
+      }}
+    >
+      {label}
+    </button>
+  );
   return (
     <div class="tabs" role="tablist" aria-label="Screens">
-      {button("table", "Table")}
+      {pane ? [panel("table", "Table"), panel("actions", "Actions"), panel("log", "Log")] : button("table", "Table")}
       {button("book", "Rules")}
       {gm && button("rules", "House rules")}
       {gm && button("players", "Players")}
@@ -153,70 +192,51 @@ function GmScreens({ store, tab, rulesOpened }: { store: Store; tab: Tab; rulesO
   return (
     <>
       {rulesOpened && (
-        <div class="rules-wrap" hidden={tab !== "rules"}>
+        <main class="rules-wrap" aria-label="House rules" hidden={tab !== "rules"}>
           <HouseRules store={store} />
-        </div>
+        </main>
       )}
       {tab === "players" && (
-        <div class="players-wrap">
+        <main class="players-wrap" aria-label="Players">
           <PlayersPanel store={store} />
-        </div>
+        </main>
       )}
       {tab === "online" && (
-        <div class="online-wrap">
+        <main class="online-wrap" aria-label="Online">
           <OnlinePanel store={store} />
-        </div>
+        </main>
       )}
       {tab === "balance" && (
-        <div class="balance-wrap">
+        <main class="balance-wrap" aria-label="Balance">
           <BalanceLab store={store} />
-        </div>
+        </main>
       )}
     </>
   );
 }
 
-/** Actions | table | log side by side, or one at a time on a narrow screen. */
-function Play({ store, state: s, tab, previewing }: { store: Store; state: State; tab: Tab; previewing: string | null }) {
-  const [pane, setPane] = useState<Pane>("table");
-  // One panel at a time on a narrow screen (the same width as the stylesheet's).
-  const narrow = useMedia("(max-width: 960px)");
-  // A turn control that needs choices opens its form: on a narrow screen, show the Actions panel.
-  useEffect(() => {
-    const show = () => setPane("actions");
-    window.addEventListener(OPEN_ACTION, show);
-    return () => window.removeEventListener(OPEN_ACTION, show);
-  }, []);
+/** Actions | table | log side by side, or the one `pane` on a narrow screen. The main landmark
+ * holds all three, the actions and the log as complementary parts. */
+function Play({ store, state: s, tab, pane, narrow, previewing }: { store: Store; state: State; tab: Tab; pane: Pane; narrow: boolean; previewing: string | null }) {
   const me = s.viewAs.startsWith("player:") ? s.viewAs.slice("player:".length) : null;
-  return (
-    <>
-      <nav class="panes" aria-label="Panels">
-        {(["table", "actions", "log"] as Pane[]).map((p) => (
-          <button key={p} type="button" aria-pressed={pane === p} onClick={() => setPane(p)}>
-            {p === "table" ? "Table" : p === "actions" ? "Actions" : "Log"}
-          </button>
-        ))}
-      </nav>
-      {s.view ? (
-        <div class={`play pane-${pane}`}>
-          <aside class="col col-actions" aria-label="Actions">
-            <ActionsPanel key={s.viewAs} store={store} actions={s.actions} view={s.view} previewing={previewing} />
-          </aside>
-          <main class="col col-table" aria-label="Table">
-            <TurnTracker store={store} view={s.view} actions={s.actions} me={me} />
-            <SceneMap store={store} view={s.view} me={me} />
-            <Board view={s.view} manifest={s.manifest} />
-          </main>
-          <aside class="col col-log" aria-label="Log panel">
-            <Log store={store} state={s} view={s.view} shown={tab === "table" && (!narrow || pane === "log")} active={tab === "table"} />
-          </aside>
-        </div>
-      ) : (
-        <p class="muted loading-table" role="status">
-          <span class="spinner" /> Setting the table…
-        </p>
-      )}
-    </>
+  return s.view ? (
+    <main class={`play pane-${pane}`} aria-label="Table">
+      <aside class="col col-actions" aria-label="Actions">
+        <ActionsPanel key={s.viewAs} store={store} actions={s.actions} view={s.view} previewing={previewing} />
+      </aside>
+      <div class="col col-table">
+        <TurnTracker store={store} view={s.view} actions={s.actions} me={me} />
+        <SceneMap store={store} view={s.view} me={me} />
+        <Board view={s.view} manifest={s.manifest} />
+      </div>
+      <aside class="col col-log" aria-label="Log panel">
+        <Log store={store} state={s} view={s.view} shown={tab === "table" && (!narrow || pane === "log")} active={tab === "table"} />
+      </aside>
+    </main>
+  ) : (
+    <p class="muted loading-table" role="status">
+      <span class="spinner" /> Setting the table…
+    </p>
   );
 }
 
