@@ -394,6 +394,11 @@ impl Store {
         self.path.as_deref()
     }
 
+    /// The file this store opened (device and inode), as its path named it then.
+    pub fn identity(&self) -> Option<(u64, u64)> {
+        self.identity
+    }
+
     /// SQLite's full integrity check: the problems it finds (none: sound).
     pub fn integrity_check(&self) -> Result<Vec<String>, StoreError> {
         let mut s = self.conn.prepare("PRAGMA integrity_check")?;

@@ -62,6 +62,13 @@ impl Campaign {
         self.written.take()
     }
 
+    /// Whether the path still names the file this campaign holds; once it does not, nothing more
+    /// is written to it and its write-ahead log no longer sits by the path (see
+    /// [`Store::still_here`]).
+    pub fn still_here(&mut self) -> bool {
+        self.store.still_here().is_ok()
+    }
+
     /// Why nothing more is written to the file (its path names another file, or none), the
     /// first time it is asked: whoever takes it announces it.
     pub fn take_gone(&mut self) -> Option<String> {

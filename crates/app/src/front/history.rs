@@ -50,18 +50,22 @@ struct Page {
 
 impl App {
     /// Runs `read` on one of the app's own connections to the campaign file (kept for the next
-    /// read), never under the session; a campaign in memory is read under it.
+    /// read), never under the session; a campaign in memory, or one whose path no longer names
+    /// the file it holds (deleted, or another moved over it), is read under the session — a
+    /// connection opened at the path then would read, and on closing write, another file.
     pub(super) fn reading<R>(
         &self,
         now: &Now,
         read: impl FnOnce(&Store) -> Result<R, ErrorReport>,
     ) -> Result<R, ErrorReport> {
-        let Some(path) = &now.path else {
+        let Some((path, store)) = now.path.as_ref().and_then(|path| Some((path, self.reader(path, now.file)?))) else {
             let session = self.session()?;
+            if now.path.is_some() {
+                session.check_file();
+            }
             let campaign = session.campaign();
             return read(campaign.store());
         };
-        let store = self.reader(path)?;
         let result = read(&store);
         let mut pool = self.shared.history.readers.lock().unwrap_or_else(|p| p.into_inner());
         if pool.len() < READERS {
@@ -70,17 +74,22 @@ impl App {
         result
     }
 
-    fn reader(&self, path: &Path) -> Result<Store, ErrorReport> {
+    /// A connection to the file the campaign holds: one kept, or a new one at `path` if the path
+    /// still names that file (before and once opened); none otherwise.
+    fn reader(&self, path: &Path, file: Option<(u64, u64)>) -> Option<Store> {
         let kept = {
             let mut pool = self.shared.history.readers.lock().unwrap_or_else(|p| p.into_inner());
             pool.retain(|(p, _)| p == path);
             pool.pop()
         };
-        match kept {
-            Some((_, store)) => Ok(store),
-            // The session checked this file when it opened it.
-            None => Store::open_unchecked(path).map_err(|e| CampaignError::from(e).report()),
+        if let Some((_, store)) = kept {
+            return Some(store);
         }
+        if file.is_none() || crate::checked::identity(path) != file {
+            return None;
+        }
+        // The session checked this file when it opened it.
+        Store::open_unchecked(path).ok().filter(|store| store.identity() == file)
     }
 
     /// A page of the log as `role` may see it, as JSON text.

@@ -164,6 +164,12 @@ impl Session {
         self.changing(|c| c.catch_up()).map(|_| ())
     }
 
+    /// Checks the path still names the campaign's file (a reader found it did not): if not,
+    /// nothing more is written there, its write-ahead log leaves the path, and everyone is told.
+    pub fn check_file(&self) -> bool {
+        self.changing(|c| c.still_here())
+    }
+
     /// Runs `f` on the campaign, then announces what other writers added that `f` read in on
     /// the way (an action catches up, and may again when it falls behind), before the caller
     /// announces its own event: nobody misses an event, and each is told in order.

@@ -22,6 +22,8 @@ pub struct Now {
     pub rules: Arc<Rules>,
     /// The campaign file (none: in memory).
     pub path: Option<PathBuf>,
+    /// The file the campaign holds (device and inode): the path may name another by now.
+    pub file: Option<(u64, u64)>,
     /// The events undone so far, each with the undo that voided it.
     pub voided: Arc<BTreeMap<u64, u64>>,
 }
@@ -34,6 +36,7 @@ impl Now {
             table: campaign.shared_table(),
             rules: campaign.rules().clone(),
             path: campaign.path(),
+            file: campaign.store().identity(),
             voided: Arc::new(campaign.voided_map().clone()),
         }
     }

@@ -2,6 +2,7 @@
 
 mod cards;
 mod checked;
+mod file_swapped;
 mod form_odds;
 mod forms;
 mod fuzz_regressions;
