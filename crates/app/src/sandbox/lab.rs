@@ -69,7 +69,11 @@ pub fn play(
             }
             Value::Null => break,
             Value::Array(m) => m,
-            other => return Err(ActError::Rejected(format!("the lab's policy answered {other} for a turn, not a list of moves or nothing"))),
+            other => {
+                return Err(ActError::Rejected(format!(
+                    "the lab's policy answered {other} for a turn, not a list of moves or nothing"
+                )))
+            }
         };
         turns += 1;
         if turns > MAX_TURNS {
