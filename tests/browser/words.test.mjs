@@ -1,6 +1,6 @@
 // Words, not identifiers (issue 36, point 3): for every bundled ruleset, a campaign is brought
-// through states a real game reaches (characters made, actions taken, some refused, a house
-// rule), served, and looked at as the GM and as a player: every tab, every action form with
+// through states a real game reaches (characters made, actions taken, some refused, a scene on
+// the map, a house rule), served, and looked at as the GM and as a player: every tab, every action form with
 // every choice of its pickers, each form sent as it stands (most are refused), the balance lab
 // played. Everything a person can read — the text on screen, and the title, aria-label,
 // placeholder and alt of what is shown — must be words: no snake_case, no ALL-CAPS code words
@@ -52,7 +52,7 @@ function offences(text, screen) {
  */
 async function readable(page, scope = "body") {
   return page.evaluate((scope) => {
-    const CODE = "pre, code, .cm-editor, textarea, script, style, svg title";
+    const CODE = "pre, code, .cm-editor, textarea, script, style";
     const root = document.querySelector(scope);
     if (!root) return [];
     const shown = (el) => {
@@ -220,6 +220,14 @@ function play(story, file) {
     const r = houserule(args);
     if (!r.ok && !step.refused && !step.maybe) throw new Error(`${story.id}: ${step.act} was refused: ${r.err}`);
     if (r.ok && step.refused) throw new Error(`${story.id}: ${step.act} was meant to be refused`);
+  }
+  // A scene on the map with everyone on it, half under fog.
+  const view = JSON.parse(houserule(["view", file, "--json"]).out);
+  const people = Object.entries(view.entities).filter(([, e]) => ["character", "npc"].includes(e.kind));
+  const ops = [{ op: "create", id: "road", name: "The road" }, ...people.map(([id], i) => ({ op: "place", scene: "road", id, entity: id, cell: [i, 1] })), { op: "show", id: "road" }, { op: "fog", scene: "road", on: true, reveal: people.map((_, i) => [i, 1]) }];
+  for (const op of ops) {
+    const r = houserule(["scene", file, "--op", JSON.stringify(op)]);
+    if (!r.ok) throw new Error(`${story.id}: scene ${op.op}: ${r.err}`);
   }
   if (story.houseRule) {
     // One of the ruleset's own test house rules (Fumbles' is written here: it ships none).
