@@ -2,7 +2,7 @@
 // campaign, with the UI just built), Debian's Chromium through playwright-core (never a
 // downloaded browser), waiting helpers and screenshots.
 
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,14 +31,30 @@ export function uiDist() {
   return dist;
 }
 
+/** The environment the CLI and the server run in: the repo's plugins unless told otherwise. */
+function cliEnv() {
+  return { ...process.env, HOUSERULE_PLUGINS: process.env.HOUSERULE_PLUGINS ?? join(repo, "plugins") };
+}
+
+/**
+ * Runs the houserule CLI with `args` and answers `{ ok, out, err }` (a refused action is not
+ * ok; its refusal is in `err`).
+ */
+export function houserule(args) {
+  const r = spawnSync(houseruleBin(), args, { env: cliEnv(), encoding: "utf8" });
+  return { ok: r.status === 0, out: r.stdout, err: r.stderr };
+}
+
 /**
  * Starts `houserule serve` on a campaign file that does not exist yet (the GM creates it in
- * the browser). Resolves once the server printed its address.
+ * the browser), or, with `prepare(file)`, on the campaign `prepare` made there first (with
+ * `houserule new` and `houserule act`, say). Resolves once the server printed its address.
  */
-export async function startServer({ secret = "table-secret-for-the-browser-tests" } = {}) {
+export async function startServer({ secret = "table-secret-for-the-browser-tests", prepare = null } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "houserule-browser-"));
   const file = join(dir, "table.houserule");
-  const env = { ...process.env, HOUSERULE_PLUGINS: process.env.HOUSERULE_PLUGINS ?? join(repo, "plugins") };
+  if (prepare) await prepare(file);
+  const env = cliEnv();
   const child = spawn(houseruleBin(), ["serve", file, "--port", "0", "--gm-secret", secret, "--ui", uiDist()], {
     env,
     stdio: ["ignore", "pipe", "pipe"],

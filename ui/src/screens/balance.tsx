@@ -10,7 +10,7 @@ import { useEffect, useState } from "preact/hooks";
 import { useAction, useCall } from "../calls";
 import type { Store } from "../store";
 import type { LabProgress, LabSide, Summary } from "../contract";
-import { ErrorBox } from "../ui/errors";
+import { ErrorBox, ruleLabel, splitRule } from "../ui/errors";
 
 const POLL_MS = 250;
 
@@ -22,9 +22,13 @@ function sideName(s: LabSide): string {
   return s.house_rules.length === 0 ? "The ruleset alone" : `With ${s.house_rules.join(", ")}`;
 }
 
-/** Words for an outcome's key: `hero_points_spent` → "hero points spent". */
+/** Words for an outcome's key: `hero_points_spent` → "hero points spent"; a short word
+ * without a vowel is an abbreviation: `cr_left` → "CR left", `gm_bennies_spent` → "GM bennies spent". */
 function keyName(key: string): string {
-  return key.replace(/_/g, " ");
+  return key
+    .split("_")
+    .map((w) => (/^[b-df-hj-np-tv-z]{2,3}$/.test(w) ? w.toUpperCase() : w))
+    .join(" ");
 }
 
 type Hist = { name: string; counts: Map<number, number>; runs: number };
@@ -140,6 +144,16 @@ function OutcomeTable({ sides }: { sides: LabSide[] }) {
   );
 }
 
+/** The refusal that stopped the lab, its rule named as the forms name it ("Assistance: …"). */
+function RefusedMove({ message }: { message: string }) {
+  const { rule, text } = splitRule(message);
+  return (
+    <p>
+      {rule && <span class="rule-name">{ruleLabel(rule)}:</span>} {text}
+    </p>
+  );
+}
+
 /** A warning when runs were cut off unfinished at the turn cap, side by side. */
 function UnfinishedWarning({ lab }: { lab: LabProgress }) {
   const cut = lab.sides.filter((s) => s.unfinished > 0);
@@ -195,7 +209,7 @@ export function BalanceLab({ store }: { store: Store }) {
       {state?.state === "failed" && (
         <div class="notice failure" role="alert">
           <strong class="notice-title">The lab stopped: the rules refused a move.</strong>
-          <p>{state.message}</p>
+          <RefusedMove message={state.message} />
         </div>
       )}
       {progress && state?.state !== "failed" && <LabResults lab={progress} running={running} />}

@@ -16,7 +16,7 @@ import type { ComponentChildren } from "preact";
 import type { Post, Role } from "../contract";
 import { useAction } from "../calls";
 import { ErrorBox } from "../ui/errors";
-import type { Change, LogEntry, LogItem, Manifest, View } from "../contract";
+import type { Change, LogEntry, LogItem, Manifest, ParamSpec, View } from "../contract";
 import { fieldLabel, humanize, kindLabel, plural, roleName, show, time } from "../format";
 import type { Store } from "../store";
 import { audienceText, characterKinds, inlineTotals, isPrivate, postOf, PostText, rolledTraits, type Highlight } from "../talk";
@@ -650,7 +650,10 @@ function EarlierWordings({ unit }: { unit: Unit }) {
 function EntryDetails({ entry, view, manifest }: { entry: LogEntry; view: View; manifest: Manifest | null }) {
   const params = entry.items.filter((i): i is Extract<LogItem, { type: "param" }> => i.type === "param" && i.value !== null && i.value !== undefined);
   const changes = entry.items.filter((i): i is Extract<LogItem, { type: "change" }> => i.type === "change");
-  const body = entry.items.filter((i) => i.type !== "param" && i.type !== "change" && i.type !== "hidden" && i.type !== "post");
+  // What the action returned is for scripts and tests: where the rules said what happened in
+  // words, or rolled dice the log shows, that is what the table reads, not the result.
+  const told = entry.items.some((i) => i.type === "say" || i.type === "roll");
+  const body = entry.items.filter((i) => i.type !== "param" && i.type !== "change" && i.type !== "hidden" && i.type !== "post" && !(told && i.type === "result"));
   const hidden = entry.items.filter((i): i is Extract<LogItem, { type: "hidden" }> => i.type === "hidden");
   return (
     <>
@@ -658,7 +661,7 @@ function EntryDetails({ entry, view, manifest }: { entry: LogEntry; view: View; 
         <p class="log-params">
           {params.map((p, i) => (
             <span key={i} class="param">
-              <span class="param-name">{humanize(p.name)}</span> {show(p.value, view)}
+              <span class="param-name">{paramSpec(manifest, entry, p.name)?.label || humanize(p.name)}</span> {paramValue(p.value, paramSpec(manifest, entry, p.name), view)}
               {p.visibility !== "public" && <Vis v={p.visibility} />}
             </span>
           ))}
@@ -677,6 +680,34 @@ function EntryDetails({ entry, view, manifest }: { entry: LogEntry; view: View; 
       {changes.length > 0 && <Changes changes={changes.map((c) => c.change)} view={view} manifest={manifest} />}
     </>
   );
+}
+
+/** The declared parameter `name` of the entry's action, if the manifest has it. */
+function paramSpec(manifest: Manifest | null, entry: LogEntry, name: string): ParamSpec | undefined {
+  return entry.action ? manifest?.actions?.[entry.action]?.params?.[name] : undefined;
+}
+
+/** A parameter's value in words: a choice among options as its form offers it ("Devils luck",
+ * not `devils_luck`), anything else as the table shows values. */
+function paramValue(value: unknown, spec: ParamSpec | undefined, view: View): string {
+  const item = spec?.of && typeof spec.of === "object" ? spec.of : undefined;
+  if (typeof value === "string" && spec?.options?.includes(value)) return humanize(value);
+  if (Array.isArray(value) && value.some((v) => v !== null && typeof v === "object")) return value.map((v) => paramValue(v, item, view)).join("; ");
+  if (Array.isArray(value) && item?.options) return value.map((v) => (typeof v === "string" && item.options!.includes(v) ? humanize(v) : show(v, view))).join(", ");
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) return recordWords(value as Record<string, unknown>, spec?.fields, view);
+  return show(value, view);
+}
+
+/** A record given as a parameter, as a person writes it: its name first, then what was given
+ * ("Disable the alarm (difficulty 2)"); fields left empty are not mentioned. */
+function recordWords(value: Record<string, unknown>, fields: Record<string, ParamSpec> | undefined, view: View): string {
+  const given = Object.entries(value).filter(([, v]) => v !== null && v !== undefined && v !== false && v !== "" && !(Array.isArray(v) && v.length === 0));
+  const rest = given
+    .filter(([k]) => k !== "name")
+    .map(([k, v]) => `${(fields?.[k]?.label || humanize(k)).toLowerCase()}${v === true ? "" : ` ${paramValue(v, fields?.[k], view)}`}`);
+  const name = given.find(([k]) => k === "name");
+  if (!name) return rest.join(", ") || "—";
+  return rest.length ? `${show(name[1], view)} (${rest.join(", ")})` : show(name[1], view);
 }
 
 /** A roll, a line of narration or the action's result. */

@@ -62,14 +62,18 @@ pub fn play(
         let moves = match moves {
             Value::Null if turns == 0 => {
                 return Err(ActError::Rejected(
-                    "the lab's policy found no scene to play on this table (lab_turn returned () before the first \
-                     turn): set the scene up first (the ruleset's README says how)"
+                    "the lab's policy found no scene to play on this table: set the scene up first (the \
+                     ruleset's README says how)"
                         .into(),
                 ))
             }
             Value::Null => break,
             Value::Array(m) => m,
-            other => return Err(ActError::Rejected(format!("lab_turn returned {other}, not a list of moves or ()"))),
+            other => {
+                return Err(ActError::Rejected(format!(
+                    "the lab's policy answered {other} for a turn, not a list of moves or nothing"
+                )))
+            }
         };
         turns += 1;
         if turns > MAX_TURNS {

@@ -4,17 +4,17 @@
 
 import type { ErrorReport, HouseFunction, HouseRulesState, HouseRuleText } from "../../contract";
 import type { Selected } from "./model";
+import { effectWords } from "../rulebook";
 
-/** What a house-rule function does, as its badge says it. */
+/** What a house-rule function does, as its badge says it (and, in words, its title). */
 function effectBadge(fn: HouseFunction): { label: string; className: string; title: string } {
-  const hook = fn.hook ? ` (hook ${fn.hook})` : "";
   switch (fn.effect) {
     case "wraps":
-      return { label: "wraps", className: "badge replaces", title: `Replaces the ruleset's ${fn.name} and calls it as original(…)${hook}` };
+      return { label: "wraps", className: "badge replaces", title: effectWords(fn) };
     case "replaces":
-      return { label: fn.hook ? "hook" : "replaces", className: "badge replaces", title: `Replaces the ruleset's ${fn.name}${hook}` };
+      return { label: fn.hook ? "hook" : "replaces", className: "badge replaces", title: effectWords(fn) };
     case "adds":
-      return { label: fn.hook ? "hook" : "new", className: "badge new", title: `A new function that the rules call${hook}` };
+      return { label: fn.hook ? "hook" : "new", className: "badge new", title: effectWords(fn) };
     default:
       return { label: "unused", className: "badge spent", title: fn.warning ?? "Nothing calls this function" };
   }
