@@ -99,6 +99,11 @@ calls! {
     /// GM: seed included, no join links) or for one player (what they may not see redacted to
     /// its digest; it still verifies). The path must not exist yet.
     ShareCopy "share_copy" (ShareCopy) -> crate::share::ShareReport, Local => gm::share_copy;
+    /// A copy of the campaign in play, as a file to download (the GM in a browser): in full or
+    /// for one player, made as `share_copy` makes it.
+    ShareDownload "share_download" (CopyFor) -> Download, Gm => gm::share_download;
+    /// Verifies the campaign in play: every check `houserule verify` makes, with the file's seed.
+    Verify "verify" (Nothing) -> crate::verify::VerifyReport, Gm => gm::verify;
     /// Removes a player from the table: their join link ends, then their connections close (a
     /// new link lets them back).
     RemovePlayer "remove_player" (PlayerName) -> Removed, Gm => gm::remove_player;

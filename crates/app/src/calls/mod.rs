@@ -24,8 +24,8 @@ use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
 use houserule_core::{ErrorCode, ErrorReport};
 pub use params::*;
 pub use replies::{
-    HouseRulePage, HouseRuleText, HouseRulesState, Imported, Joined, LastReload, Measured, PictureData, Removed,
-    RuleBook, RuleFileChange, RulesetChoice, TableNow,
+    Download, HouseRulePage, HouseRuleText, HouseRulesState, Imported, Joined, LastReload, Measured, PictureData,
+    Removed, RuleBook, RuleFileChange, RulesetChoice, TableNow,
 };
 use schemars::gen::SchemaGenerator;
 use schemars::schema::Schema;

@@ -82,6 +82,13 @@ pub struct Correct {
     pub reason: String,
 }
 
+/// Whose copy to download: a player's (by name), or none for a full copy.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CopyFor {
+    #[serde(default)]
+    pub player: Option<String>,
+}
+
 /// A player, by name.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PlayerName {

@@ -117,6 +117,15 @@ pub struct Removed {
     pub connections: usize,
 }
 
+/// A copy of the campaign to save in a browser: the file's suggested name, what it holds, and
+/// its bytes (base64).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct Download {
+    pub name: String,
+    pub report: crate::share::ShareReport,
+    pub data: String,
+}
+
 /// A picture imported: its digest, what the table records of it, and the event that added it
 /// (none when the campaign already had this very picture).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]

@@ -7,7 +7,7 @@
 //! known player's name in other capitals; a copy is written only where nothing is yet.
 
 use super::App;
-use crate::calls::{Caller, Correct, Nothing, PlayerName, Removed, ShareCopy, TypedDice, UndoTo};
+use crate::calls::{Caller, CopyFor, Correct, Download, Nothing, PlayerName, Removed, ShareCopy, TypedDice, UndoTo};
 use crate::invites::{self, Invite, InviteError, NewInvite};
 use crate::share::{self, ShareError, ShareReport};
 use houserule_core::view::LogEntry;
@@ -68,16 +68,59 @@ pub(super) fn remove_player(app: &App, _: &Caller, p: PlayerName) -> Result<Remo
 }
 
 pub(super) fn share_copy(app: &App, _: &Caller, p: ShareCopy) -> Result<ShareReport, ErrorReport> {
+    let from = current_file(app)?;
+    let role = copy_for(p.player.as_deref())?;
+    share::share(&from, &p.path, role.as_ref()).map_err(share_report)
+}
+
+/// The most a copy to download may take (it travels whole over the table's connection).
+pub const MAX_DOWNLOAD_BYTES: u64 = 64 << 20;
+
+pub(super) fn share_download(app: &App, _: &Caller, p: CopyFor) -> Result<Download, ErrorReport> {
+    let from = current_file(app)?;
+    let role = copy_for(p.player.as_deref())?;
+    let stem = from.file_stem().map_or("campaign".into(), |s| s.to_string_lossy().to_string());
+    let name = match &role {
+        Some(r) => format!("{stem}-for-{}.houserule", r.player().unwrap_or_default()),
+        None => format!("{stem}-copy.houserule"),
+    };
+    let dir = tempfile::tempdir().map_err(|e| ErrorReport::new(ErrorCode::Io, e.to_string()))?;
+    let out = dir.path().join(&name);
+    let report = share::share(&from, &out, role.as_ref()).map_err(share_report)?;
+    let size = std::fs::metadata(&out).map(|m| m.len()).unwrap_or(u64::MAX);
+    if size > MAX_DOWNLOAD_BYTES {
+        let message = format!("the copy takes {size} bytes, more than a download over the table's connection may ({MAX_DOWNLOAD_BYTES} bytes); save it from the desktop app or with `houserule share` instead");
+        return Err(ErrorReport::new(ErrorCode::BadParam, message));
+    }
+    let bytes = std::fs::read(&out).map_err(|e| ErrorReport::new(ErrorCode::Io, e.to_string()))?;
+    use base64::Engine;
+    let data = base64::engine::general_purpose::STANDARD.encode(bytes);
+    Ok(Download { name, report, data })
+}
+
+pub(super) fn verify(app: &App, _: &Caller, _: Nothing) -> Result<crate::verify::VerifyReport, ErrorReport> {
+    let now = app.now()?;
+    app.reading(&now, |store| Ok(crate::verify::verify(store, &crate::verify::own_seeds(store))))
+}
+
+/// The campaign file in play.
+fn current_file(app: &App) -> Result<std::path::PathBuf, ErrorReport> {
     let (_, from) =
         app.current().ok_or_else(|| ErrorReport::new(ErrorCode::NoCampaign, "open a campaign to share first"))?;
-    let role = match p.player.as_deref().map(str::trim).filter(|n| !n.is_empty()) {
-        Some(name) => Some(Role::Player(invites::player_name(name).map_err(invite_report)?)),
-        None => None,
-    };
-    share::share(&from, &p.path, role.as_ref()).map_err(|e| {
-        let code = if matches!(e, ShareError::Exists(_)) { ErrorCode::BadParam } else { ErrorCode::Storage };
-        ErrorReport::new(code, e.to_string())
-    })
+    Ok(from)
+}
+
+/// The player a copy is for (a name), or none for a full copy.
+fn copy_for(player: Option<&str>) -> Result<Option<Role>, ErrorReport> {
+    match player.map(str::trim).filter(|n| !n.is_empty()) {
+        Some(name) => Ok(Some(Role::Player(invites::player_name(name).map_err(invite_report)?))),
+        None => Ok(None),
+    }
+}
+
+fn share_report(e: ShareError) -> ErrorReport {
+    let code = if matches!(e, ShareError::Exists(_)) { ErrorCode::BadParam } else { ErrorCode::Storage };
+    ErrorReport::new(code, e.to_string())
 }
 
 impl App {
