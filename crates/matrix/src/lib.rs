@@ -14,6 +14,7 @@
 
 pub mod account;
 pub mod commands;
+mod delivery;
 pub mod link;
 pub mod messages;
 pub mod online;
