@@ -6,7 +6,9 @@
 //! homeserver refuses for good (too large, forbidden …, [`crate::room::failure`]) is answered
 //! with a short error where it can be and then passed over; a rate limit is waited out by the
 //! caller ([`Referee::run`]), which tells the room once per spell ([`Referee::tell_waiting`]);
-//! a `!hr` in a player's direct room is answered with the room to send it in.
+//! a `!hr` in a player's direct room is answered with the room to send it in (a hint, read
+//! from the referee's wait for news: one sent while no referee runs, or to `matrix run --once`,
+//! goes unanswered).
 
 use crate::commands;
 use crate::messages::Notice;
@@ -62,11 +64,9 @@ impl Referee {
                 self.link.room
             );
             let txn = format!("hr-direct-{}", short(id));
-            loop {
-                match self.deliver(room, &txn, &Notice::text(text.clone(), Some(id))).await {
-                    Err(MatrixError::RateLimited { wait, .. }) => tokio::time::sleep(wait).await,
-                    _ => break,
-                }
+            let hint = Notice::text(text, Some(id));
+            while let Err(MatrixError::RateLimited { wait, .. }) = self.deliver(room, &txn, &hint).await {
+                tokio::time::sleep(wait).await;
             }
         }
     }
