@@ -4,7 +4,9 @@ answer too big for one event, a request sent in a thread, an edited request, a r
 another message, curly quotes from a phone keyboard, `!hr` in a player's direct room, and a
 homeserver that limits how fast the referee may post. No request may block the ones after it.
 
-`tests/matrix/run.sh test_edges` runs it (the set-up of test_referee.py, then these steps).
+`tests/matrix/run.sh test_edges` runs it (the set-up of test_referee.py, then these steps). A
+failed step is reported and the next one runs on a restarted referee; HR_MATRIX_ONLY=thread,edit
+runs the set-up and the named steps only (each attack alone, to watch it fail).
 """
 
 import asyncio
@@ -19,12 +21,29 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from test_referee import HOUSERULE, REPO, REPLY_TIMEOUT, Request, Table, check, check_notice  # noqa: E402
+from test_referee import (  # noqa: E402
+    HOUSERULE,
+    REPLY_TIMEOUT,
+    REPO,
+    Request,
+    Table,
+    check,
+    check_notice,
+    origin_event,
+)
 
 # Two posts of 8000 characters that HTML escapes to about three times their size: `!hr log 2`
 # shows both, which no single event can hold.
 BIG = "<&> " * 2000
 PART = "(part "
+
+
+# The steps every run needs; HR_MATRIX_ONLY=step,step runs these and the steps it names.
+SET_UP = ("start_homeserver", "setup_campaign", "link_and_invite", "start_referee")
+
+
+def refused(reply):
+    return (reply.content.get("houserule") or {}).get("refused")
 
 
 def part_of(message):
@@ -56,7 +75,7 @@ class Edges(Table):
             ("curly quotes from a phone keyboard parse", self.curly),
             ("!hr in a player's direct room says where to send it", self.direct_room),
             ("a rate-limited referee tells the room it is waiting, and answers all", self.rate_limited),
-            ("an answer the homeserver refuses for good gets a short error; the next is served", self.refused_for_good),
+            ("a message refused for good gets a short error; the next is served", self.refused_for_good),
             ("one answer per request, one log event per act", self.once_each),
         ]
 
@@ -92,7 +111,7 @@ class Edges(Table):
 
     async def logged(self, request):
         """The log entry `request` wrote."""
-        entries = [e for e in await self.cli.log(self.campaign) if e.get("detail", {}).get("origin", {}).get("event") == request.event_id]
+        entries = [e for e in await self.cli.log(self.campaign) if origin_event(e) == request.event_id]
         check(len(entries) == 1, f"{request.text[:60]!r} wrote {len(entries)} log events")
         return entries[0]
 
@@ -102,10 +121,11 @@ class Edges(Table):
         for _ in range(2):
             await self.answer(await self.send("ann", f"!hr say {BIG}", logs="post"))
         shown = await self.parts(await self.send("bo", "!hr log 2"))
-        check(len(shown) > 1, f"!hr log 2 of two long posts came as one message of {len(shown[0].body)} characters")
+        check(len(shown) > 1, f"!hr log 2 of two long posts came whole: {len(shown[0].body)} characters")
         for i, part in enumerate(shown, 1):
             check_notice(part)
-            check(part.body.startswith(f"(part {i} of {len(shown)})"), f"part {i} is labelled {part.body[:30]!r}")
+            label = f"(part {i} of {len(shown)})"
+            check(part.body.startswith(label), f"part {i} is labelled {part.body[:30]!r}")
         text = "".join(without_label(p.body) for p in shown)
         check(text.count(BIG.strip()) == 2, "the parts of !hr log 2 do not hold both posts whole")
         # The queue moved on: a request after the big one is answered.
@@ -167,11 +187,12 @@ class Edges(Table):
 
     async def quoted(self):
         said = await self.players["ann"].send(self.room, "Frody, the pan!")
-        body = f"> <{self.users['ann']}> Frody, the pan!\n\n!hr act trait_check character=frody traits=agility"
+        command = "!hr act trait_check character=frody traits=agility"
+        body = f"> <{self.users['ann']}> Frody, the pan!\n\n{command}"
         html = (
             f'<mx-reply><blockquote><a href="https://matrix.to/#/{self.room}/{said}">In reply to</a> '
             f"<a href=\"https://matrix.to/#/{self.users['ann']}\">{self.users['ann']}</a><br>Frody, the pan!"
-            "</blockquote></mx-reply>!hr act trait_check character=frody traits=agility"
+            f"</blockquote></mx-reply>{command}"
         )
         request = await self.send_content(
             "bo",
@@ -185,16 +206,15 @@ class Edges(Table):
             logs="trait_check",
         )
         reply = await self.answer(request)
-        check(not (reply.content.get("houserule") or {}).get("refused"), f"quoted request refused: {reply.body!r}")
+        check(not refused(reply), f"quoted request refused: {reply.body!r}")
         entry = await self.logged(request)
         check(entry.get("action") == "trait_check", f"quoted request logged {entry}")
 
     async def curly(self):
-        request = await self.send(
-            "ann", "!hr act trait_check character=gandolf traits=\u201cIQ of 180,Magic!\u201d", logs="trait_check"
-        )
+        text = "!hr act trait_check character=gandolf traits=\u201cIQ of 180,Magic!\u201d"
+        request = await self.send("ann", text, logs="trait_check")
         reply = await self.answer(request)
-        check(not (reply.content.get("houserule") or {}).get("refused"), f"curly quotes refused: {reply.body!r}")
+        check(not refused(reply), f"curly quotes refused: {reply.body!r}")
         entry = await self.logged(request)
         check("IQ of 180" in str(entry.get("params") or entry), f"the traits were not read: {entry}")
 
@@ -217,7 +237,10 @@ class Edges(Table):
         waiting = [
             m
             for m in ann.seen[start:]
-            if m.room_id == self.room and m.sender == self.gm and "waiting" in m.body.lower() and not m.reply_to
+            if m.room_id == self.room
+            and m.sender == self.gm
+            and "waiting" in m.body.lower()
+            and not m.reply_to
         ]
         check(len(waiting) == 1, f"the room was told {len(waiting)} times that the referee waits")
         # The README's way to exempt the referee's account lifts the limit.
@@ -260,7 +283,8 @@ class Edges(Table):
             got = replies.get(r.event_id, [])
             labels = [part_of(m) for m in got]
             whole = len(got) == 1 and labels == [None]
-            split = labels and None not in labels and sorted(labels) == [(i, len(got)) for i in range(1, len(got) + 1)]
+            n = len(got)
+            split = labels and None not in labels and sorted(labels) == [(i, n) for i in range(1, n + 1)]
             check(whole or split, f"{r.player}'s {r.text[:50]!r} has {len(got)} replies {labels}")
         for r in self.requests:
             if r.logs:
@@ -282,7 +306,7 @@ async def main():
     try:
         for name, step in table.steps():
             started = time.monotonic()
-            needed = step.__name__ in ("start_homeserver", "setup_campaign", "link_and_invite", "start_referee")
+            needed = step.__name__ in SET_UP
             if only and not needed and step.__name__ not in only:
                 continue
             try:
