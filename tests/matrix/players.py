@@ -99,7 +99,11 @@ class Player:
 
     async def send(self, room_id, body):
         """Send a plain text message; returns its event id."""
-        answer = await self.client.room_send(room_id, "m.room.message", {"msgtype": "m.text", "body": body})
+        return await self.send_content(room_id, {"msgtype": "m.text", "body": body})
+
+    async def send_content(self, room_id, content):
+        """Send an m.room.message with this content (a thread reply, an edit …); returns its id."""
+        answer = await self.client.room_send(room_id, "m.room.message", content)
         if not getattr(answer, "event_id", None):
             raise RuntimeError(f"{self.user_id} could not send to {room_id}: {answer}")
         return answer.event_id

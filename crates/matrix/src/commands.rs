@@ -7,6 +7,11 @@
 //! is table talk and left alone. A command is read in full before anything runs: an unknown
 //! command, an unclosed quote or a malformed `name=value` is refused with what was wrong and at
 //! which column of the message, and nothing is taken.
+//!
+//! What phones and clients add is read through: a reply's quote of the message it answers
+//! (the `> ` lines first, [`without_quote`]) is not part of the command, and curly quotes
+//! (“ ” „ ‘ ’, which phone keyboards type for " and ') count as the straight ones — except in
+//! `!hr say`, whose text is kept exactly as typed.
 
 use houserule_app::calls::{As, Call, LogPage};
 use houserule_app::request::{ActRequest, PostRequest};
@@ -113,6 +118,31 @@ fn words(text: &str) -> Result<Vec<Word>, Unreadable> {
     Ok(out)
 }
 
+/// A message's text without the quote of the message it replies to: clients that quote put it
+/// first, as lines starting with `>`, then an empty line (the reply fallback of the Matrix
+/// spec). Columns of refusals count from after the quote.
+pub fn without_quote(body: &str) -> &str {
+    if !body.starts_with('>') {
+        return body;
+    }
+    let mut rest = body;
+    while rest.starts_with('>') {
+        rest = rest.split_once('\n').map_or("", |(_, r)| r);
+    }
+    rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n')).unwrap_or(rest)
+}
+
+/// `text` with curly quotes made straight, character for character (columns stay).
+fn straight(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{201C}' | '\u{201D}' | '\u{201E}' => '"',
+            '\u{2018}' | '\u{2019}' => '\'',
+            c => c,
+        })
+        .collect()
+}
+
 /// Reads a message: `None` when it is not a command for the referee.
 pub fn read(body: &str) -> Option<Result<Request, Unreadable>> {
     let trimmed = body.trim_start();
@@ -136,7 +166,7 @@ pub fn read(body: &str) -> Option<Result<Request, Unreadable>> {
             return Some(Ok(say(text)));
         }
     }
-    Some(words(body).and_then(|w| request(&w[1..])))
+    Some(words(&straight(body)).and_then(|w| request(&w[1..])))
 }
 
 fn request(words: &[Word]) -> Result<Request, Unreadable> {
@@ -276,7 +306,48 @@ mod tests {
         assert!(err(&format!("!hr act x note={}", "a".repeat(MAX_COMMAND))).message.contains("at most"));
     }
 
+    #[test]
+    fn curly_quotes_read_as_straight_ones() {
+        let (_, params) =
+            act("!hr act a traits=\u{201C}IQ of 180,Magic!\u{201D} note=\u{201E}low\u{201C} who=Achilles\u{2019}");
+        assert_eq!(Value::Object(params), json!({"traits": "IQ of 180,Magic!", "note": "low", "who": "Achilles'"}));
+        let err = read("!hr act a note=\u{201C}open").unwrap().unwrap_err();
+        assert_eq!(err.column, 16, "{err}");
+        let Some(Ok(Request::Call(say))) = read("!hr say \u{201C}Run\u{201D}, she said") else { panic!("a post") };
+        match *say {
+            Call::Say(p) => assert_eq!(p.draft.text, "\u{201C}Run\u{201D}, she said"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_reply_is_read_without_its_quote() {
+        let body = "> <@ann:example.org> The pan!\n> second line\n\n!hr act a x=1";
+        assert_eq!(without_quote(body), "!hr act a x=1");
+        assert_eq!(without_quote("> quoted !hr act a\n\nnice"), "nice");
+        assert!(read(without_quote("> <@ann:example.org> !hr act a\n\nnice one")).is_none());
+        assert_eq!(without_quote("!hr view"), "!hr view");
+        assert_eq!(without_quote("> only a quote"), "");
+    }
+
     proptest! {
+        /// Whatever a reply quotes, the text after the quote is read as if sent alone.
+        #[test]
+        fn the_quote_never_reaches_the_command(quoted in "[^\n]{0,30}(\n[^\n]{0,30}){0,3}", text in "[^>\n][ -~]{0,30}") {
+            let quote: String = quoted.lines().map(|l| format!("> {l}\n")).collect();
+            let quote = if quote.is_empty() { "> \n".to_string() } else { quote };
+            let body = format!("{quote}\n{text}");
+            prop_assert_eq!(without_quote(&body), text.as_str());
+        }
+
+        /// Curly quotes read as the straight ones would, in any value.
+        #[test]
+        fn curly_and_straight_read_alike(value in "[ a-z,é]{0,20}") {
+            let straight = act(&format!("!hr act a v=\"{value}\""));
+            let curly = act(&format!("!hr act a v=\u{201C}{value}\u{201D}"));
+            prop_assert_eq!(straight, curly);
+        }
+
         /// Any message is either not a command or read into a request or a refusal at a column
         /// inside the message — never a panic.
         #[test]

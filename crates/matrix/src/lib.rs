@@ -14,6 +14,7 @@
 
 pub mod account;
 pub mod commands;
+mod delivery;
 pub mod link;
 pub mod messages;
 pub mod online;
@@ -38,6 +39,13 @@ pub enum MatrixError {
     Encrypted(String),
     #[error("{doing} failed: {message}")]
     Http { doing: &'static str, message: String },
+    /// The homeserver limits how fast the account may send: try again after `wait`.
+    #[error("the homeserver limits how fast the referee's account may send ({doing}): waiting {} s", wait.as_secs_f32().ceil())]
+    RateLimited { doing: &'static str, wait: std::time::Duration },
+    /// The homeserver refused one request for good (too large, forbidden …): sending it again
+    /// would fail again.
+    #[error("the homeserver refused {doing}: {message}")]
+    Refused { doing: &'static str, message: String },
     #[error("{0}")]
     Damaged(String),
     #[error("another referee answers this campaign's room already ({0}): stop it first (one referee per campaign, the desktop app or `houserule matrix run`)")]
@@ -60,7 +68,8 @@ impl MatrixError {
         match self {
             MatrixError::Usage(_) => ErrorCode::BadRequest,
             MatrixError::Login(_) | MatrixError::Encrypted(_) | MatrixError::Busy(_) => ErrorCode::Refused,
-            MatrixError::Http { .. } => ErrorCode::Storage,
+            MatrixError::Http { .. } | MatrixError::RateLimited { .. } => ErrorCode::Storage,
+            MatrixError::Refused { .. } => ErrorCode::Refused,
             MatrixError::Damaged(_) => ErrorCode::BadFile,
             MatrixError::NoCampaign => ErrorCode::NoCampaign,
             MatrixError::App(e) => e.code,

@@ -16,6 +16,17 @@
 //!   view of it shows more gets that privately, in their direct room; what only the GM may see
 //!   goes nowhere (a `!hr view` from the GM's account is answered with the public view).
 //!
+//! - *No request blocks the room*: an answer too large for one message is sent in parts
+//!   ([`Notice::parts`]); a message the homeserver refuses for good (too large, forbidden …) is
+//!   answered with a short error if it can be, and dropped, so the next request is served; when
+//!   the homeserver limits how fast the referee may send, it waits the delay the homeserver
+//!   names, tells the room once that it is waiting, and goes on in order.
+//! - *Where players write*: a request sent in a thread is answered in that thread (its action's
+//!   post too); a reply's quote of another message is not read as part of the request; an edit
+//!   of a request is acted on never, and answered "edits are not taken: send it again"; a `!hr`
+//!   in a player's direct room is answered with where to send it (the table's room: requests
+//!   are taken in one room, in its order, where the whole table sees them).
+//!
 //! - *One referee per campaign*: a referee holds an exclusive lock for the campaign (a file in
 //!   the GM's configuration folder, released by the system when its process ends, however it
 //!   ends), so a second one — the desktop app and `houserule matrix run` at once — is refused
@@ -25,6 +36,7 @@
 //! lost: [`FAULT_ENV`] makes the process abort there, as a kill -9 would (tests/matrix).
 
 use crate::commands::{self, Request};
+use crate::delivery::Answer;
 use crate::link::{self, Link, Seats, ANSWERED, POSITION, POSTED};
 use crate::messages::Notice;
 use crate::room::Chat;
@@ -85,8 +97,8 @@ impl Fault {
 /// The campaign in play, refereed in its room.
 pub struct Referee {
     app: App,
-    chat: Chat,
-    link: Link,
+    pub(crate) chat: Chat,
+    pub(crate) link: Link,
     /// The campaign file's name, for the verify line of posts.
     file: String,
     fault: Option<Fault>,
@@ -96,7 +108,12 @@ pub struct Referee {
     _lock: std::fs::File,
     /// When each account without a seat was last answered (the homeserver's time, in ms).
     strangers: std::sync::Mutex<std::collections::HashMap<String, u64>>,
+    /// The thread (its root) each request read so far was sent in, if any.
+    pub(crate) threads: std::sync::Mutex<std::collections::HashMap<String, Option<String>>>,
 }
+
+/// The answer to an edited request.
+pub const EDITS: &str = "Edits are not taken: send it again, as a new message.";
 
 /// Takes the campaign's referee lock, or says another referee holds it.
 fn lock(campaign: &str) -> Result<std::fs::File, MatrixError> {
@@ -124,7 +141,7 @@ pub fn front() -> Front {
     }
 }
 
-fn short(text: &str) -> String {
+pub(crate) fn short(text: &str) -> String {
     hex::encode(&Sha256::digest(text.as_bytes())[..12])
 }
 
@@ -154,6 +171,7 @@ impl Referee {
             front,
             _lock: lock,
             strangers: Default::default(),
+            threads: Default::default(),
         })
     }
 
@@ -177,11 +195,25 @@ impl Referee {
     pub async fn run(&self, once: bool, mut report: impl FnMut(Option<&str>)) -> Result<(), MatrixError> {
         let mut since: Option<String> = None;
         let mut troubled = false;
+        // When the homeserver last limited the referee: the room is told it waits once for a
+        // spell of limits (a spell ends after [`QUIET`] without one).
+        let mut limited: Option<std::time::Instant> = None;
         loop {
             match self.pass().await {
                 Ok(0) if once => return Ok(()),
                 Ok(_) if once => continue,
                 Ok(_) => {}
+                Err(e @ MatrixError::RateLimited { wait, .. }) => {
+                    let new_spell = !matches!(limited, Some(t) if t.elapsed() <= QUIET);
+                    limited = Some(std::time::Instant::now());
+                    troubled = true;
+                    report(Some(&e.to_string()));
+                    tokio::time::sleep(wait).await;
+                    if new_spell && !self.tell_waiting().await {
+                        limited = None; // told nobody: the next limit tries again
+                    }
+                    continue;
+                }
                 Err(e @ MatrixError::Http { .. }) if !once => {
                     troubled = true;
                     report(Some(&format!("{e}; trying again in {} s", RETRY.as_secs())));
@@ -190,8 +222,14 @@ impl Referee {
                 }
                 Err(e) => return Err(e),
             }
-            match self.chat.wait(&self.link.room, since.as_deref(), WAIT).await {
-                Ok(next) => {
+            let seats = link::seats(&self.app)?;
+            let directs: Vec<&str> = seats.values().map(|s| s.direct.as_str()).collect();
+            match self.chat.wait_all(&self.link.room, &directs, since.as_deref(), WAIT).await {
+                Ok((next, events)) => {
+                    // The first wait says where the rooms stand: what came before is not new.
+                    if since.is_some() {
+                        self.answer_direct(&events).await;
+                    }
                     since = Some(next);
                     if std::mem::take(&mut troubled) {
                         report(None);
@@ -252,12 +290,21 @@ impl Referee {
         else {
             return Ok(None);
         };
-        let edit = content["m.relates_to"]["rel_type"] == "m.replace";
         let ours = sender == self.link.user && content["msgtype"] == "m.notice";
-        if kind != "m.room.message" || edit || ours {
+        if kind != "m.room.message" || ours {
             return Ok(None);
         }
-        let Some(request) = commands::read(body) else { return Ok(None) };
+        let relation = &content["m.relates_to"];
+        // An edit's text is its new content (its body is a fallback starting "* ").
+        let edit = relation["rel_type"] == "m.replace";
+        let text = match content["m.new_content"]["body"].as_str() {
+            Some(new) if edit => new,
+            _ if edit => body.strip_prefix("* ").unwrap_or(body),
+            _ => body,
+        };
+        let Some(request) = commands::read(commands::without_quote(text)) else { return Ok(None) };
+        let thread = relation["event_id"].as_str().filter(|_| relation["rel_type"] == "m.thread");
+        self.threads.lock().unwrap_or_else(|p| p.into_inner()).insert(id.to_string(), thread.map(str::to_string));
         let role = if sender == self.link.user {
             Some(Role::Gm)
         } else {
@@ -275,6 +322,7 @@ impl Referee {
             return Ok(Some(id.to_string()));
         }
         let answer = match (request, role) {
+            _ if edit => Answer::Room(Notice::text(EDITS.into(), Some(id))),
             (Err(e), _) => Answer::Room(Notice::refusal(&e.to_string(), id)),
             (Ok(Request::Help), _) => Answer::Room(Notice::text(commands::help(player.as_deref()), Some(id))),
             (Ok(_), None) => Answer::Room(Notice::refusal(
@@ -293,7 +341,10 @@ impl Referee {
                 }
             }
         };
-        self.send_answer(id, answer).await?;
+        match self.send_answer(id, answer, thread).await {
+            Err(e @ MatrixError::Refused { .. }) => self.answer_failed(id, thread, &e).await?,
+            other => other?,
+        }
         self.fault("answered");
         link::save(&self.app, &[link::mark(ANSWERED, &id)])?;
         Ok(Some(id.to_string()))
@@ -395,20 +446,6 @@ impl Referee {
         }
     }
 
-    async fn send_answer(&self, id: &str, answer: Answer) -> Result<(), MatrixError> {
-        let txn = format!("hr-answer-{}", short(id));
-        match answer {
-            Answer::Room(n) => {
-                self.chat.send(&self.link.room, &txn, &n.content()).await?;
-            }
-            Answer::Both(n, direct, private) => {
-                self.chat.send(&direct, &format!("{txn}-direct"), &private.content()).await?;
-                self.chat.send(&self.link.room, &txn, &n.content()).await?;
-            }
-        }
-        Ok(())
-    }
-
     /// Posts every campaign event after `posted`, in order.
     async fn post_new(&self) -> Result<(), MatrixError> {
         let (info, _) = self.app.current().ok_or(MatrixError::NoCampaign)?;
@@ -429,18 +466,29 @@ impl Referee {
                     .and_then(|d| serde_json::from_value::<ChatMessage>(d.get("origin")?.clone()).ok())
                     .filter(|o| o.via == "matrix" && o.room == self.link.room);
                 let reply_to = origin.as_ref().map(|o| o.event.as_str());
-                let public_post = shown.map(|e| Notice::post(e, &info, &self.file, reply_to));
+                let thread = match reply_to {
+                    Some(id) => self.thread_of(id).await?,
+                    None => None,
+                };
+                let public_post =
+                    shown.map(|e| Notice::post(e, &info, &self.file, reply_to).in_thread(thread.as_deref()));
                 if let Some(n) = &public_post {
-                    self.chat
-                        .send(&self.link.room, &format!("hr-post-{}-{seq}", short(&info.id)), &n.content())
-                        .await?;
+                    let txn = format!("hr-post-{}-{seq}", short(&info.id));
+                    if let Err(e @ MatrixError::Refused { .. }) = self.deliver(&self.link.room, &txn, n).await {
+                        self.post_failed(seq, reply_to, thread.as_deref(), &e).await?;
+                    }
                 }
                 for (direct, page) in &own {
                     let Some(entry) = page.iter().find(|e| e.seq == seq) else { continue };
                     let mine = Notice::post(entry, &info, &self.file, None);
                     if public_post.as_ref().map(|p| &p.body) != Some(&mine.body) {
                         let txn = format!("hr-post-{}-{seq}-{}", short(&info.id), short(direct));
-                        self.chat.send(direct, &txn, &mine.private().content()).await?;
+                        // A private copy the homeserver refuses (a direct room gone) is let be:
+                        // the player's view and log show it still.
+                        match self.deliver(direct, &txn, &mine.private()).await {
+                            Ok(()) | Err(MatrixError::Refused { .. }) => {}
+                            Err(e) => return Err(e),
+                        }
                     }
                 }
                 self.fault("posted");
@@ -450,10 +498,4 @@ impl Referee {
         }
         Ok(())
     }
-}
-
-/// How a request is answered: in the room, or in the room and privately.
-enum Answer {
-    Room(Notice),
-    Both(Notice, String, Notice),
 }
