@@ -1134,6 +1134,45 @@ export type ShareReport = {
   redacted_items: number;
 };
 
+/** Whose copy to download: a player's (by name), or none for a full copy. */
+export type CopyFor = {
+  player?: string | null;
+};
+
+/** A copy of the campaign to save in a browser: the file's suggested name, what it holds, and its bytes (base64). */
+export type Download = {
+  name: string;
+  report: ShareReport;
+  data: string;
+};
+
+/** The result of verifying a file. */
+export type VerifyReport = {
+  ok: boolean;
+  events: number;
+  /** Hex hash of the last event that checked out. */
+  head: string;
+  /** Generated rolls recomputed from a known seed. */
+  rolls_recomputed: number;
+  /** Rolls typed in or given in advance (marked forced; not recomputable). */
+  rolls_forced: number;
+  /** Generated rolls since the last reveal, waiting for their seed to be disclosed. */
+  rolls_pending: number;
+  /** Secret rolls this copy cannot see: counted (no counter is skipped), not recomputed. */
+  rolls_secret: number;
+  checks: Check[];
+};
+
+/** The result of one check. */
+export type Check = {
+  /** The check's name: `integrity`, `schema`, `caps`, `chain`, `replay`, `dice`, `rules` or `pictures` (the checks every file gets), or `open`, `event` or `against` (the command line's). */
+  name: string;
+  ok: boolean;
+  detail: string;
+  /** The first event the check failed at. */
+  event?: number | null;
+};
+
 /** A player removed from the table. */
 export type Removed = {
   /** Whether they had a join link (it is ended now). */
@@ -1588,6 +1627,10 @@ export interface Calls {
   online_stop: { params: Nothing; result: boolean };
   /** Writes a copy of the campaign in play to share, from the desktop app: in full (for another GM: seed included, no join links) or for one player (what they may not see redacted to its digest; it still verifies). The path must not exist yet. */
   share_copy: { params: ShareCopy; result: ShareReport };
+  /** A copy of the campaign in play, as a file to download (the GM in a browser): in full or for one player, made as `share_copy` makes it. */
+  share_download: { params: CopyFor; result: Download };
+  /** Verifies the campaign in play: every check `houserule verify` makes, with the file's seed. */
+  verify: { params: Nothing; result: VerifyReport };
   /** Removes a player from the table: their join link ends, then their connections close (a new link lets them back). */
   remove_player: { params: PlayerName; result: Removed };
   /** The ruleset's manifest: the labels of kinds, fields and pools. */

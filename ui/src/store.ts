@@ -350,8 +350,8 @@ export class Store {
   }
 
   /** Takes back the latest action (the GM's); the log keeps it, voided. */
-  async undo(): Promise<void> {
-    await this.call("undo", {});
+  async undo(to?: number): Promise<void> {
+    await this.call("undo", to == null ? {} : { to });
     await this.refresh("full");
   }
 

@@ -128,8 +128,8 @@ interface LogProps {
   labels: Record<string, string>;
   hasOlder: boolean;
   onOlder: () => Promise<void>;
-  /** The GM's: takes back the latest action not yet undone. */
-  onUndo?: () => Promise<void>;
+  /** The GM's: takes back the latest action not yet undone, or with `to` every action after event `to`. */
+  onUndo?: (to?: number) => Promise<void>;
   /** Whose log this is (the role posts are written as). */
   me: Role;
   /** The log is on screen (its tab and pane are the ones showing). */
@@ -311,7 +311,8 @@ function LogList({
             me={me}
             editable={u.entry.kind === "post" && u.entry.actor === me && lastAction < u.entry.seq}
             searchHit={searchHit}
-            onUndo={u.entry === undoable ? onUndo : undefined}
+            onUndo={u.entry === undoable || (undoable && takesBack(u.entry)) ? onUndo : undefined}
+            newestUndoable={u.entry === undoable}
           />
         );
         if (u.entry.seq !== dividerAfter) return item;
@@ -366,25 +367,33 @@ function entryTitle(entry: LogEntry, labels: Record<string, string>, manifest: M
   }
 }
 
-function UndoButton({ store, entry, onUndo }: { store: Store; entry: LogEntry; onUndo: () => Promise<void> }) {
+/** Whether the GM may take this entry back (with everything after it). */
+function takesBack(entry: LogEntry): boolean {
+  return (entry.kind === "action" || entry.kind === "correction") && entry.voided_by == null;
+}
+
+/** "Undo" on the latest action; "Undo from here" on an earlier one takes it and everything after it back. */
+function UndoButton({ store, entry, latest, onUndo }: { store: Store; entry: LogEntry; latest: boolean; onUndo: (to?: number) => Promise<void> }) {
   const [asking, setAsking] = useState(false);
   const act = useAction(store);
   if (!asking)
     return (
       <button type="button" class="small undo" onClick={() => setAsking(true)}>
-        Undo
+        {latest ? "Undo" : "Undo from here"}
       </button>
     );
   return (
     <span class="undo-confirm" role="group" aria-label={`Undo #${entry.seq}`}>
-      <span>Take #{entry.seq} back? It stays in the log, voided.</span>
+      <span>
+        {latest ? `Take #${entry.seq} back? It stays in the log, voided.` : `Take #${entry.seq} and every action after it back? They stay in the log, voided.`}
+      </span>
       <button
         type="button"
         class="small danger"
         disabled={act.busy}
         onClick={() =>
           void act.run(async () => {
-            await onUndo();
+            await (latest ? onUndo() : onUndo(entry.seq - 1));
             setAsking(false);
           })
         }
@@ -537,10 +546,12 @@ interface EntryProps {
   me: Role;
   editable: boolean;
   searchHit: Highlight[];
-  onUndo?: () => Promise<void>;
+  onUndo?: (to?: number) => Promise<void>;
+  /** The entry is the latest one the GM may undo. */
+  newestUndoable?: boolean;
 }
 
-function LogEntryView({ store, unit, view, manifest, labels, me, editable, searchHit, onUndo }: EntryProps) {
+function LogEntryView({ store, unit, view, manifest, labels, me, editable, searchHit, onUndo, newestUndoable }: EntryProps) {
   const [editing, setEditing] = useState(false);
   const entry = unit.entry;
   const now = latest(unit);
@@ -595,7 +606,7 @@ function LogEntryView({ store, unit, view, manifest, labels, me, editable, searc
             </button>
           )}
           {(post || entry.kind === "action") && <CopyForum store={store} seq={now.seq} />}
-          {onUndo && <UndoButton store={store} entry={entry} onUndo={onUndo} />}
+          {onUndo && <UndoButton store={store} entry={entry} latest={newestUndoable ?? true} onUndo={onUndo} />}
         </footer>
       )}
     </li>

@@ -12,7 +12,7 @@ import type { Invite, NewInvite, Serving } from "../contract";
 import { playerNames, time } from "../format";
 import { ErrorBox } from "../ui/errors";
 import { Hosting } from "./hosting";
-import { ShareCard } from "./sharing";
+import { ShareCard, VerifyCard } from "./sharing";
 
 /** The link a player opens: the table's address with the token after `#join=` (on the
  * desktop, the address it is served at; none while it is not served). */
@@ -179,7 +179,8 @@ export function PlayersPanel({ store }: { store: Store }) {
       </InviteForm>
       {error && <ErrorBox error={error} />}
       {names.length > 0 && <PlayersTable names={names} invites={list} typed={typed} act={act} busy={busy} invite={invite} revoke={revoke} />}
-      {desktop && <ShareCard store={store} players={names} file={s.file} />}
+      <ShareCard store={store} players={names} file={s.file} desktop={desktop} />
+      <VerifyCard store={store} />
     </div>
   );
 }

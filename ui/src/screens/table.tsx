@@ -257,7 +257,7 @@ function Log({ store, state: s, view, shown, active }: { store: Store; state: St
       labels={labels}
       hasOlder={s.hasOlder}
       onOlder={() => store.loadOlder()}
-      onUndo={gm ? () => store.undo() : undefined}
+      onUndo={gm ? (to?: number) => store.undo(to) : undefined}
       me={s.viewAs}
       shown={shown}
       unreadAfter={s.unreadAfter}
