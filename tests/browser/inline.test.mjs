@@ -2,7 +2,8 @@
 // player (ann): ann rolls `[[1d100]]` for a random table in a post; both screens show the total
 // in the text and the die below it; `houserule verify` on the served file recomputes the roll
 // from the seed; a roll to the GM alone reaches nobody else; a broken expression is refused
-// with the column it is at, and nothing is posted.
+// with the column it is at, and nothing is posted. Screenshot: inline-roll (target/screenshots/,
+// or HOUSERULE_SCREENSHOTS).
 //
 // Run: npm --prefix ui run build, then in ui/:
 // HOUSERULE_BIN=… node --test --test-concurrency=1 ../tests/browser/inline.test.mjs
@@ -10,7 +11,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { gmCreates, houseruleBin, inviteLink, launchBrowser, openPage, openRecordedPage, startServer, until } from "./support.mjs";
+import { gmCreates, houseruleBin, inviteLink, launchBrowser, openPage, openRecordedPage, screenshot, startServer, until } from "./support.mjs";
 
 function postBox(page) {
   return page.getByRole("region", { name: "Write a post" });
@@ -61,6 +62,8 @@ describe("dice rolled in a post", { timeout: 180_000 }, () => {
       assert.ok(total >= 1 && total <= 100, `${who} sees a d100's total: ${total}`);
       await entry.getByRole("group", { name: "Dice rolled in the post" }).or(entry.locator(".inline-rolls")).first().waitFor();
     }
+    await ann.locator("li.log-entry.kind-post").filter({ hasText: "The wandering table says" }).scrollIntoViewIfNeeded();
+    await screenshot(ann, "inline-roll");
     const report = verify(server.file);
     assert.equal(report.ok, true, JSON.stringify(report.checks));
     assert.equal(report.rolls_recomputed, before + 1, "verify recomputes the post's roll from the seed");
