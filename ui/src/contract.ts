@@ -332,6 +332,8 @@ export type ParamForm = {
   max_len?: number | null;
   /** A secret value: in the log, only the GM and the player who gave it see it. */
   secret?: boolean;
+  /** Secret (as `secret`) only while another parameter beside it holds one of some values: a field's name, say, secret while the field is set for the GM alone. */
+  secret_when?: OnlyWhen | null;
   /** Applies only while another parameter beside it holds one of some values (a form shows it only then; otherwise it is as if left out, and a value given for it is refused). */
   only_when?: OnlyWhen | null;
 };
@@ -394,6 +396,8 @@ export type ParamSpec = {
   max_len?: number | null;
   /** A secret value: in the log, only the GM and the player who gave it see it. */
   secret?: boolean;
+  /** Secret (as `secret`) only while another parameter beside it holds one of some values: a field's name, say, secret while the field is set for the GM alone. */
+  secret_when?: OnlyWhen | null;
   /** Applies only while another parameter beside it holds one of some values (a form shows it only then; otherwise it is as if left out, and a value given for it is refused). */
   only_when?: OnlyWhen | null;
 };

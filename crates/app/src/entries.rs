@@ -24,7 +24,7 @@ struct Kept {
     header: String,
     items: String,
     commitments: Vec<u8>,
-    /// Whether the entry is a post the viewer may not read.
+    /// Whether the entry is left out of the viewer's pages (a post they may not read, a scene they see nothing of).
     unread: bool,
     /// The entry as JSON (without `voided_by`, which is set on every read).
     json: Arc<str>,
@@ -63,7 +63,7 @@ impl Entries {
         entry.voided_by = None;
         let json: Arc<str> =
             serde_json::to_string(&entry).map_err(|e| StoreError::Corrupt(format!("event {}: {e}", row.seq)))?.into();
-        let unread = entry.is_unread_post();
+        let unread = entry.is_left_out();
         let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
         if kept.len() >= CAPACITY {
             kept.clear();

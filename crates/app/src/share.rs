@@ -306,7 +306,7 @@ impl SharedCopy {
             let header = row.parse_header()?;
             let items = row.parse_items()?;
             let entry = view::log_entry(&header, &items, &hex::encode(&row.hash), &self.for_role);
-            if !entry.is_unread_post() {
+            if !entry.is_left_out() {
                 out.push(entry);
             }
             Ok(())

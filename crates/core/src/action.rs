@@ -219,7 +219,7 @@ pub fn begin(
     let mut tx = Tx::new(table.clone(), manifest.clone(), role.clone(), Some(action.to_string()), dice)
         .with_caps(limits.caps.clone());
     for (name, value) in params {
-        let secret = spec.params.get(name).is_some_and(|p| p.secret);
+        let secret = spec.params.get(name).is_some_and(|p| p.is_secret(params));
         tx.record_param(name, value.clone(), secret).map_err(ActError::from_tx)?;
     }
     Ok(tx)

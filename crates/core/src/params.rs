@@ -115,6 +115,10 @@ pub struct ParamSpec {
     /// A secret value: in the log, only the GM and the player who gave it see it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret: bool,
+    /// Secret (as `secret`) only while another parameter beside it holds one of some values: a
+    /// field's name, say, secret while the field is set for the GM alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret_when: Option<OnlyWhen>,
     /// Applies only while another parameter beside it holds one of some values (a form shows
     /// it only then; otherwise it is as if left out, and a value given for it is refused).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -131,6 +135,14 @@ pub struct OnlyWhen {
     pub param: String,
     /// The values of `param` this parameter is for.
     pub is: Vec<Value>,
+}
+
+impl ParamSpec {
+    /// Whether the value given for this parameter, beside the others of `params`, is secret.
+    pub fn is_secret(&self, params: &Map<String, Value>) -> bool {
+        self.secret
+            || self.secret_when.as_ref().is_some_and(|c| c.holds_for(params.get(&c.param).unwrap_or(&Value::Null)))
+    }
 }
 
 impl OnlyWhen {
@@ -184,6 +196,7 @@ impl ParamSpec {
             max_len: None,
             secret: false,
             only_when: None,
+            secret_when: None,
         }
     }
 

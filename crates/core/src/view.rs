@@ -269,6 +269,16 @@ impl LogEntry {
     pub fn is_unread_post(&self) -> bool {
         self.kind == EventKind::Post && self.items.is_empty()
     }
+
+    /// What a log leaves out for its viewer: a post they may not read, or a scene the GM
+    /// prepared that they see nothing of (a hidden scene, fog on a scene not shown) — an entry
+    /// that would be a heading over nothing.
+    pub fn is_left_out(&self) -> bool {
+        const SCENE_OPS: [&str; 7] =
+            ["scene_create", "scene_update", "scene_remove", "scene_show", "token_place", "token_update", "fog"];
+        let scene_op = self.kind == EventKind::Action && self.action.as_deref().is_some_and(|a| SCENE_OPS.contains(&a));
+        self.is_unread_post() || (scene_op && self.items.is_empty())
+    }
 }
 
 /// An event as `role` may see it.

@@ -363,6 +363,7 @@ function entryTitle(entry: LogEntry, labels: Record<string, string>, manifest: M
     case "post":
       return "Post";
     default:
+      if (entry.kind === "action" && entry.action && SCENE_TITLES[entry.action]) return SCENE_TITLES[entry.action];
       return entry.action ? labels[entry.action] ?? humanize(entry.action) : "Action";
   }
 }
@@ -373,6 +374,18 @@ function takesBack(entry: LogEntry): boolean {
 }
 
 /** "Undo" on the latest action; "Undo from here" on an earlier one takes it and everything after it back. */
+/** The GM's map work, as the log names it. */
+const SCENE_TITLES: Record<string, string> = {
+  scene_create: "New scene",
+  scene_update: "Scene changed",
+  scene_remove: "Scene removed",
+  scene_show: "Scene shown",
+  token_place: "Token placed",
+  token_update: "Token changed",
+  fog: "Fog changed",
+  move: "Move",
+};
+
 function UndoButton({ store, entry, latest, onUndo }: { store: Store; entry: LogEntry; latest: boolean; onUndo: (to?: number) => Promise<void> }) {
   const [asking, setAsking] = useState(false);
   const act = useAction(store);

@@ -28,7 +28,7 @@ impl Campaign {
         let secret = secret_from(&self.store, role)?;
         self.store.each_event(from.max(1), |row| {
             let entry = log_entry(&row, &self.voided, role, &secret)?;
-            if entry.is_unread_post() {
+            if entry.is_left_out() {
                 return Ok(());
             }
             each(entry)
@@ -63,7 +63,7 @@ pub fn log_page(
     let secret = secret_from(store, role)?;
     for row in store.page(from.max(1), before, limit)? {
         let entry = log_entry(&row, voided, role, &secret)?;
-        if !entry.is_unread_post() {
+        if !entry.is_left_out() {
             out.push(entry);
         }
     }

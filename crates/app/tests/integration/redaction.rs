@@ -84,7 +84,10 @@ fn knowledge(
             let owner = e.owner.as_deref();
             put(e.visibility, owner, &json!([e.id, e.name]), &|| format!("entity {}", e.id));
             for (name, f) in &e.fields {
-                put(e.visibility.stricter(f.visibility), owner, &f.value, &|| format!("{}.{name}", e.id));
+                // A field's name is as secret as its value.
+                put(e.visibility.stricter(f.visibility), owner, &json!([name, f.value]), &|| {
+                    format!("{}.{name}", e.id)
+                });
             }
             for t in &e.traits {
                 put(e.visibility.stricter(t.visibility), owner, &json!([t.name, t.note, t.tags]), &|| {

@@ -110,3 +110,22 @@ fn a_hidden_token_never_reaches_a_player() {
     assert_eq!(seen, ["mack", "dutch"], "ann sees the two heroes only");
     assert_eq!(c.view(&Role::Gm).scenes[0].tokens.len(), 3, "the GM sees the ambusher too");
 }
+
+#[test]
+fn a_player_log_leaves_out_scene_work_they_see_nothing_of() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = street(&dir.path().join("quiet.houserule"));
+    let op = |v: serde_json::Value| serde_json::from_value::<SceneOp>(v).unwrap();
+    let before = c.log(&ann(), 1).unwrap().len();
+    c.scene(&Role::Gm, op(json!({"op": "create", "id": "vault", "name": "Vault"}))).unwrap();
+    c.scene(&Role::Gm, op(json!({"op": "fog", "scene": "vault", "on": true, "reveal": [[1, 1]]}))).unwrap();
+    let log = c.log(&ann(), 1).unwrap();
+    let empty: Vec<String> = log
+        .iter()
+        .filter(|e| e.items.is_empty() && e.actor.as_ref().is_some_and(|a| a.is_gm()))
+        .map(|e| format!("#{} {:?}", e.seq, e.action))
+        .collect();
+    assert!(empty.is_empty(), "ann's log lists GM scene work she sees nothing of: {empty:?}");
+    assert_eq!(log.len(), before, "nothing new for ann");
+    assert!(c.log(&Role::Gm, 1).unwrap().len() > before, "the GM's log has it");
+}

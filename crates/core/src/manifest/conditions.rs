@@ -1,5 +1,5 @@
-//! The checks of parameters that apply only to some choices of another (`only_when`): the
-//! condition names a choice or a yes/no beside the parameter, each value it names is one that
+//! The checks of parameters that apply only to some choices of another (`only_when`), or are
+//! secret only for some (`secret_when`): the condition names a choice or a yes/no beside the parameter, each value it names is one that
 //! parameter can hold, and no conditions go round in a loop. Each refusal names the field and
 //! the value that is wrong.
 
@@ -13,6 +13,9 @@ pub(super) fn check(prefix: &str, group: &IndexMap<String, ParamSpec>) -> Result
     for (name, p) in group {
         if let Some(cond) = &p.only_when {
             one(&format!("{prefix}.{name}.only_when"), name, cond, group)?;
+        }
+        if let Some(cond) = &p.secret_when {
+            one(&format!("{prefix}.{name}.secret_when"), name, cond, group)?;
         }
     }
     for name in group.keys() {
@@ -176,6 +179,21 @@ params.direction = { type = "text", optional = true, only_when = { param = "bonu
                 "the error names action and field: {e}"
             );
         }
+    }
+
+    #[test]
+    fn a_value_secret_for_some_choices_is_secret_for_those_only_and_checked_as_a_condition() {
+        let m = Manifest::parse(
+            "plugin.toml",
+            &with(r#"params.why = { type = "text", secret_when = { param = "use", is = ["trope"] } }"#),
+        )
+        .unwrap();
+        let why = &m.actions["spend"].params["why"];
+        let given = |use_: &str| serde_json::json!({"use": use_, "why": "zq"}).as_object().unwrap().clone();
+        assert!(why.is_secret(&given("trope")), "secret for the choice it names");
+        assert!(!why.is_secret(&given("luck")), "not for another");
+        let e = refused(r#"params.why = { type = "text", secret_when = { param = "use", is = ["trop"] } }"#);
+        assert_eq!(e.field, "actions.spend.params.why.secret_when.is");
     }
 
     #[test]
