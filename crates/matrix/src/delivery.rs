@@ -11,16 +11,10 @@
 //! goes unanswered).
 
 use crate::commands;
-use crate::messages::Notice;
+use crate::messages::{Answer, Notice};
 use crate::referee::{short, Referee};
 use crate::MatrixError;
 use serde_json::Value;
-
-/// How a request is answered: in the room, or in the room and privately.
-pub(crate) enum Answer {
-    Room(Notice),
-    Both(Notice, String, Notice),
-}
 
 impl Referee {
     /// Tells the room the referee waits for the homeserver's rate limit; answers whether it

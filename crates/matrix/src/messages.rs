@@ -24,6 +24,12 @@ const LONGEST_LABEL: &str = "(part 99999 of 99999)\n";
 /// A text in the `houserule` field of a part is cut to this many characters.
 const PART_FIELD_CHARS: usize = 500;
 
+/// How a request is answered: in the room, or in the room and privately (to the room named).
+pub(crate) enum Answer {
+    Room(Notice),
+    Both(Notice, String, Notice),
+}
+
 /// One message the referee sends.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notice {

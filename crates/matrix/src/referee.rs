@@ -36,9 +36,8 @@
 //! lost: [`FAULT_ENV`] makes the process abort there, as a kill -9 would (tests/matrix).
 
 use crate::commands::{self, Request};
-use crate::delivery::Answer;
 use crate::link::{self, Link, Seats, ANSWERED, POSITION, POSTED};
-use crate::messages::Notice;
+use crate::messages::{Answer, Notice};
 use crate::room::Chat;
 use crate::{account, MatrixError};
 use houserule_app::calls::{As, Call, Caller, Front, LogPage, Nothing};

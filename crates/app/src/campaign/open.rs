@@ -69,9 +69,6 @@ impl Campaign {
     /// check and the hash chain (only what is new since this machine's stamp, when it has a
     /// valid one: see [`crate::checked`]). Returns the head of the chain.
     fn check_file(store: &Store, checks: Checks) -> Result<(u64, Hash), CampaignError> {
-        if let Some(over) = store.first_oversized()? {
-            return Err(over.into());
-        }
         if let Some(for_role) = store.meta("copy_for")? {
             return Err(CampaignError::PlayerCopy { for_role });
         }
@@ -104,6 +101,10 @@ impl Campaign {
                 head
             }
         };
+        // Measured once the file is known sound (a damaged file is named by the integrity check).
+        if let Some(over) = store.first_oversized()? {
+            return Err(over.into());
+        }
         store.add_indexes()?;
         Ok(head)
     }
