@@ -63,7 +63,7 @@ pub fn play(
             Value::Null if turns == 0 => {
                 return Err(ActError::Rejected(
                     "the lab's policy found no scene to play on this table: set the scene up first (the \
-                     ruleset's README says how)"
+                     ruleset's own rules, on the Rules tab, say how)"
                         .into(),
                 ))
             }
