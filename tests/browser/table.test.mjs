@@ -346,9 +346,12 @@ describe("the table in two browsers", { timeout: 240_000 }, () => {
     const endTurn = await openAction(gm, "End the turn");
     await submit(endTurn, "End the turn");
     await until("ann sees turn 2", async () => /Turn\s+2/.test(await ann.getByRole("article", { name: "Goblins", exact: true }).innerText()));
-    // The challenge counts its own turns: no engine "Round 1" beside "Turn 2" on either board.
+    // The challenge counts its own turns, and the tracker's round is that count: no "Round 1"
+    // beside "Turn 2" on either board.
     for (const page of [gm, ann]) {
-      assert.doesNotMatch(await page.getByRole("main", { name: "Table" }).innerText(), /\bRounds?\b/i, "no round count that contradicts the challenge's turn");
+      await until("the tracker follows the challenge to round 2", async () => /round 2\b/i.test(await page.getByRole("main", { name: "Table" }).innerText()));
+      const rounds = [...(await page.getByRole("main", { name: "Table" }).innerText()).matchAll(/\brounds?\s+(\d+)/gi)].map((m) => m[1]);
+      assert.deepEqual([...new Set(rounds)], ["2"], "no round count that contradicts the challenge's turn");
     }
     await ann.getByRole("list", { name: "Log" }).getByRole("listitem").filter({ hasText: "End the turn" }).first().waitFor();
 
