@@ -10,9 +10,13 @@
 //! grants: these commands, event listening, and the open/save dialogs. The shell installs a
 //! [`houserule_host::Hosting`], so the GM can serve the table to browsers from the Players panel,
 //! and the Matrix referee ([`houserule_matrix::online::MatrixOnline`]), so the GM can play the
-//! campaign in a Matrix room from the Online panel while it is open.
+//! campaign in a Matrix room from the Online panel while it is open. The window has a File menu
+//! ([`menu`]) whose choices the page answers with its own calls.
+
+pub mod menu;
 
 use houserule_app::calls::{Call, Caller, Front};
+use houserule_app::events::AppEvent;
 use houserule_app::front::App;
 use houserule_core::Role;
 use tauri::ipc::{Invoke, InvokeBody, InvokeResponseBody};
@@ -51,18 +55,26 @@ fn handle<R: Runtime>(invoke: Invoke<R>) -> bool {
 /// The app's builder: the dialog plugin, the calls, the engine state and its events.
 /// `open_at_start` is a campaign file to open when the app starts.
 pub fn builder<R: Runtime>(builder: tauri::Builder<R>, open_at_start: Option<std::path::PathBuf>) -> tauri::Builder<R> {
-    builder.plugin(tauri_plugin_dialog::init()).invoke_handler(handle).setup(move |app| {
+    let builder = builder.plugin(tauri_plugin_dialog::init()).invoke_handler(handle);
+    builder.on_menu_event(menu::on_event).setup(move |app| {
         let recent = app.path().app_data_dir().ok().map(|d| d.join("recent.json"));
         let state = App::new(recent);
         // The Players panel serves the table to browsers through this (stopped with the app).
         state.install_server(std::sync::Arc::new(houserule_host::Hosting::new()));
         // The Online panel referees the campaign in its Matrix room (stopped with the app).
         state.install_online(std::sync::Arc::new(houserule_matrix::online::MatrixOnline::new()));
+        app.manage(state.clone());
+        app.manage(menu::Listed::default());
+        app.set_menu(menu::make(app.handle(), &state, &app.state::<menu::Listed>())?)?;
         let events = state.subscribe();
         let handle = app.handle().clone();
         std::thread::Builder::new().name("houserule-window-events".into()).spawn(move || {
             for event in events {
                 let _ = handle.emit(EVENT, &event);
+                // The File menu follows which campaign is open (Close, Open Recent).
+                if matches!(event, AppEvent::Opened { .. } | AppEvent::Closed) {
+                    menu::refresh(&handle);
+                }
             }
         })?;
         if let Some(path) = &open_at_start {
@@ -72,7 +84,6 @@ pub fn builder<R: Runtime>(builder: tauri::Builder<R>, open_at_start: Option<std
                 eprintln!("houserule: could not open {}: {}", path.display(), e.message);
             }
         }
-        app.manage(state);
         // The window is made here rather than from the config alone so that its title
         // follows the page's (the campaign's name once one is open).
         for config in app.config().app.windows.iter().filter(|w| !w.create) {

@@ -92,7 +92,14 @@ async function check(page, screen, open) {
     for (const scheme of SCHEMES) {
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-      await open(page, size);
+      try {
+        await open(page, size);
+      } catch (e) {
+        // What the screen showed instead, to find the cause from CI's output alone.
+        await screenshot(page, `a11y-failed-${screen.replace(/\W+/g, "-").toLowerCase()}-${size}-${scheme}`);
+        const shown = (await page.locator("body").innerText()).slice(0, 1500);
+        throw new Error(`${screen} · ${scheme} · ${size} did not open: ${e.message}\nThe page showed:\n${shown}`);
+      }
       await page.waitForTimeout(250);
       for (const v of await violations(page)) found.push(`${screen} · ${scheme} · ${size}: ${v}`);
       if (size === "phone") {

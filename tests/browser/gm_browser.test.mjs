@@ -1,8 +1,9 @@
 // The GM in a browser can do what the desktop GM can (issue 36, point 5), against `houserule
 // serve`: take every action from an earlier entry on back ("Undo from here"), download a full
 // copy and a player's copy of the campaign (each a file `houserule verify` calls sound, the
-// player's holding none of the GM's secrets), and check the campaign, reading what each check
-// found.
+// player's holding none of the GM's secrets), check the campaign, reading what each check
+// found, and open a table served to this computer only to the network without a restart (a
+// player on the network address joins by her link; closed again, her page is told).
 //
 // Run: npm --prefix ui run build, then in ui/:
 // HOUSERULE_BIN=… node --test --test-concurrency=1 ../tests/browser/gm_browser.test.mjs
@@ -85,7 +86,36 @@ describe("the GM in a browser", { timeout: 180_000 }, () => {
     assert.ok(!readFileSync(saved.ann).includes("zq-the-goblin-is-a-spy"), "ann's copy holds none of the GM's notes");
   });
 
+  it("opens the table to the network and closes it again, with nobody here disconnected", async () => {
+    await gm.getByRole("tab", { name: "Players", exact: true }).click();
+    const hosting = gm.getByRole("region", { name: "Hosting" });
+    await hosting.getByText("Only browsers on this computer can reach it.").waitFor();
+    await hosting.getByRole("button", { name: "Open to your network" }).click();
+    await hosting.getByRole("button", { name: "Close to other computers" }).waitFor();
+    const address = await hosting.locator(".table-address").textContent();
+    assert.match(address, /^http:\/\/(\d+\.){3}\d+:\d+\/$/, `a network address: ${address}`);
+    assert.ok(!address.startsWith("http://127."), `not this computer's own address: ${address}`);
+
+    const link = await inviteLink(gm, "bo");
+    assert.ok(link.startsWith(`${address}#join=`), `bo's link is on the network address: ${link}`);
+    // bo's page keeps trying to join once the table is closed (for when it opens again): the
+    // browser logs each refused try, and nothing else may go wrong there.
+    const boErrors = [];
+    const { page: bo } = await openPage(browser, link, boErrors);
+    await bo.getByText("You joined as").or(bo.locator(".board")).first().waitFor();
+
+    await gm.getByRole("tab", { name: "Players", exact: true }).click();
+    await hosting.getByRole("button", { name: "Close to other computers" }).click();
+    await hosting.getByRole("button", { name: "Open to your network" }).waitFor();
+    await bo.getByRole("alert").filter({ hasText: "The GM closed the table to other computers" }).waitFor();
+    await gm.getByRole("tab", { name: "Table", exact: true }).click();
+    await gm.locator(".board").getByRole("heading", { name: "Goblin" }).waitFor();
+    await bo.context().close();
+    assert.deepEqual(boErrors.filter((e) => !/WebSocket connection to .* failed: .*ERR_CONNECTION_REFUSED/.test(e)), [], "bo's page: no error but the refused tries");
+  });
+
   it("checks the campaign and says what each check found", async () => {
+    await gm.getByRole("tab", { name: "Players", exact: true }).click();
     const card = gm.getByRole("region", { name: "Check the campaign" });
     await card.getByRole("button", { name: "Check the campaign" }).click();
     const status = card.getByRole("status");

@@ -4,8 +4,10 @@
 // 1. The GM starts an encounter from the tracker; everyone sees the order, the round and whose
 //    turn it is; a player gets Next and Hold only while the turn is their character's.
 // 2. Turns pass from player to player and, through the hidden NPC's turn, into round 2.
-// 3. The hidden NPC's name, id and place never reach a player's browser: no WebSocket frame
-//    either player's page received holds them, and neither screen shows them.
+// 3. The GM may show the hidden NPC to players as "someone" (its place and its turn, no name),
+//    and take that back.
+// 4. The hidden NPC's name and id never reach a player's browser: no WebSocket frame either
+//    player's page received holds them, and neither screen shows them.
 //
 // Run: npm --prefix ui run build, then in ui/:
 // HOUSERULE_BIN=… node --test --test-concurrency=1 ../tests/browser/turns.test.mjs
@@ -103,6 +105,30 @@ describe("the turn tracker", { timeout: 240_000 }, () => {
       const text = await tracker(players.bo.page).innerText();
       return /round 2/i.test(text) && (await order(players.bo.page)).now === "Frody";
     });
+  });
+
+  it("the GM may show the hidden NPC to players as someone, and nothing more of it", async () => {
+    const choice = tracker(gm).getByRole("checkbox", { name: "Players see hidden participants as “someone”" });
+    await choice.check();
+    for (const p of ["bo", "cy"]) {
+      const page = players[p].page;
+      await until(`${p} sees someone in the order`, async () => (await order(page)).names.length === 3);
+      assert.deepEqual(await order(page), { names: ["Frody", "Lia", "Someone"], now: "Frody" }, `${p} sees someone third`);
+    }
+    await tracker(players.bo.page).getByRole("button", { name: "Next turn" }).click();
+    await until("cy sees Lia's turn", async () => (await order(players.cy.page)).now === "Lia");
+    await tracker(players.cy.page).getByRole("button", { name: "Next turn" }).click();
+    for (const p of ["bo", "cy"]) {
+      const page = players[p].page;
+      await until(`${p} sees someone's turn`, async () => (await order(page)).now === "Someone");
+      assert.match(await tracker(page).innerText(), /someone else's turn/);
+      assert.deepEqual(await tracker(page).getByRole("button").allInnerTexts(), [], `${p} cannot pass someone's turn`);
+    }
+    await choice.uncheck();
+    await until("bo's order leaves someone out again", async () => (await order(players.bo.page)).names.length === 2);
+    assert.match(await tracker(players.bo.page).innerText(), /nobody's turn you can see/);
+    await tracker(gm).getByRole("button", { name: "Next turn" }).click();
+    await until("bo sees round 3, Frody first", async () => /round 3/i.test(await tracker(players.bo.page).innerText()));
   });
 
   it("the hidden NPC reaches no player's browser, by any frame or on screen", async () => {

@@ -8,6 +8,7 @@ mod house;
 mod modules;
 mod odds;
 mod plugins;
+mod reach;
 mod rolls;
 mod scene;
 mod schemas;

@@ -13,7 +13,7 @@ const SECRET: &str = "s3cret-for-the-tests";
 
 pub(crate) struct Server {
     child: Child,
-    addr: String,
+    pub(crate) addr: String,
 }
 
 impl Drop for Server {
@@ -56,11 +56,16 @@ pub(crate) struct Client {
 
 impl Client {
     fn connect(server: &Server) -> Client {
-        let (ws, _) = connect(format!("ws://{}/ws", server.addr)).unwrap();
+        Client::connect_at(&server.addr)
+    }
+
+    /// A connection to the table at `addr` (`IP:PORT`), as a page served from there opens it.
+    pub(crate) fn connect_at(addr: &str) -> Client {
+        let (ws, _) = connect(format!("ws://{addr}/ws")).unwrap();
         Client { ws, next: 0, events: vec![], wire: vec![] }
     }
 
-    fn join(server: &Server, hello: Value) -> (Client, Value) {
+    pub(crate) fn join(server: &Server, hello: Value) -> (Client, Value) {
         let mut c = Client::connect(server);
         let r = c.call("hello", hello);
         (c, r)
@@ -286,7 +291,7 @@ fn only_the_servers_own_pages_reach_it_and_guessing_runs_out() {
 }
 
 /// Reads until the server closes the connection; the close frame's code and reason.
-fn closed(c: &mut Client) -> (u16, String) {
+pub(crate) fn closed(c: &mut Client) -> (u16, String) {
     loop {
         match c.ws.read() {
             Ok(Message::Close(Some(f))) => return (u16::from(f.code), f.reason.to_string()),

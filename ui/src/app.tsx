@@ -23,7 +23,7 @@ export function App({ store }: { store: Store }) {
     document.title = s.campaign ? `${s.campaign.name || "Campaign"} · Houserule` : "Houserule";
   }, [s.campaign]);
 
-  const which = !s.role ? "join" : !s.campaign ? "start" : "table";
+  const which = !s.role ? "join" : !s.campaign || s.starting ? "start" : "table";
   useEffect(() => window.scrollTo(0, 0), [which]);
 
   let screen;
@@ -36,7 +36,7 @@ export function App({ store }: { store: Store }) {
       ) : (
         <JoinScreen store={store} />
       );
-  } else if (!s.campaign) {
+  } else if (!s.campaign || (s.starting && s.role === "gm")) {
     screen = s.role === "gm" ? <StartScreen store={store} /> : <Waiting name={s.role} />;
   } else {
     screen = <TableScreen store={store} />;
@@ -52,6 +52,12 @@ export function App({ store }: { store: Store }) {
       {s.link === "stopped" && (
         <div class="link-banner" role="alert">
           <span class="spinner" /> The GM stopped hosting the table. This page reconnects by itself when the table is back.
+        </div>
+      )}
+      {s.link === "closed" && (
+        <div class="link-banner" role="alert">
+          <span class="spinner" /> The GM closed the table to other computers. This page reconnects by itself if the GM
+          opens it again.
         </div>
       )}
       {s.link === "removed" && (

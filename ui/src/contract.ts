@@ -160,12 +160,20 @@ export type TurnsView = {
   order: SeatView[];
   /** Whose turn it is, when the viewer may see them. */
   current?: string | null;
+  /** It is the turn of someone the viewer may not see (told only where the GM shows hidden participants as "someone"). */
+  someone_now?: boolean;
+  /** Whether a participant the viewer may not see is shown as "someone" (the GM's choice). */
+  someone_shown?: boolean;
 };
 
 /** One participant in the turn order, as a viewer sees it. */
 export type SeatView = {
-  /** The entity's id. */
+  /** The entity's id; empty for someone the viewer may not see, shown in their place because the GM chose so (then `someone` is set and the key is left out). */
   id: string;
+  /** A participant the viewer may not see, shown only as "someone". */
+  someone?: boolean;
+  /** It is this participant's turn. */
+  now?: boolean;
   /** What the order sorts on, highest first. */
   key: number[];
   /** Has taken a turn this round. */
@@ -601,6 +609,9 @@ export type Change = {
   player: string;
   allowed: boolean;
 } | {
+  op: "someone_in_turns";
+  shown: boolean;
+} | {
   op: "encounter";
   active: boolean;
   round: number;
@@ -914,6 +925,11 @@ export type TypedDice = {
   allowed: boolean;
 };
 
+/** Whether players see a participant of the turn order hidden from them as "someone". */
+export type SomeoneInTurns = {
+  shown: boolean;
+};
+
 /** One thing the GM does to the scenes. */
 export type SceneOp = {
   op: "create";
@@ -1047,6 +1063,8 @@ export type Serving = {
   since: string;
   /** Whether the GM can stop it from the table (not when `houserule serve` runs it). */
   stoppable: boolean;
+  /** Whether the GM can open it to the network, or close it to other computers again, while it runs (a table started on this computer only). */
+  switchable: boolean;
   /** Connections open now, oldest first. */
   connected: Visitor[];
   /** Something the GM should know (a busy port, no network address found). */
@@ -1073,6 +1091,11 @@ export type HostStart = {
   reach?: Reach;
   /** The port; without it the last one used, else [`DEFAULT_PORT`], else any free one. */
   port?: number | null;
+};
+
+/** Opening a running table to the network, or closing it to other computers. */
+export type SetReach = {
+  reach: Reach;
 };
 
 /** The campaign's room and its referee. */
@@ -1479,6 +1502,8 @@ export type AppEvent = {
   type: "opened";
   campaign: CampaignInfo;
 } | {
+  type: "closed";
+} | {
   type: "session";
   event: SessionEvent;
 } | {
@@ -1567,6 +1592,8 @@ export interface Calls {
   create: { params: Create; result: CampaignInfo };
   /** Opens a campaign file and plays it. */
   open: { params: Open; result: CampaignInfo };
+  /** Closes the campaign in play (whatever serves or referees it stops first); whether one was open. The desktop's File → Close. */
+  close: { params: Nothing; result: boolean };
   /** Recently opened campaign files, newest first. */
   recent: { params: Nothing; result: string[] };
   /** The campaign in play, if any. */
@@ -1597,6 +1624,8 @@ export interface Calls {
   correct: { params: Correct; result: LogEntry };
   /** Lets a player type in their own dice over the network, or stops it (a public event). */
   allow_typed_dice: { params: TypedDice; result: LogEntry };
+  /** Shows players anyone in the turn order hidden from them as "someone" in their place (no name, no id, no initiative), or leaves such participants out of their order (a public event). */
+  someone_in_turns: { params: SomeoneInTurns; result: LogEntry };
   /** Prepares the scenes: makes, changes, shows or removes a scene; places, changes, hides or removes a token; turns fog on or off, reveals or covers cells or a polygon. Told to the GM only; undone like an action. */
   scene: { params: SceneOp; result: LogEntry };
   /** Moves a token along a path of cells (the first where it stands): the GM any token, a player their own (or any they see where the scene allows); the rules' move hook may refuse it, and then nothing is kept. */
@@ -1617,6 +1646,8 @@ export interface Calls {
   hosting: { params: Nothing; result: Serving | null };
   /** Starts serving the campaign in play to browsers, from the desktop app (players join with their join links; the window plays on). Opening another campaign stops it. */
   host_start: { params: HostStart; result: Serving };
+  /** Opens the table served to this computer only to the network as well, or closes it to other computers again (their connections end), while it runs: nobody is dropped by opening it. The GM in a browser may do it as the desktop GM does. */
+  host_reach: { params: SetReach; result: Serving };
   /** Stops serving: every browser is disconnected. Whether it was serving. */
   host_stop: { params: Nothing; result: boolean };
   /** The campaign's room online (Matrix), who is seated there, and whether the referee answers it (none: not linked, or this program cannot play online). */

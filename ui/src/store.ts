@@ -9,7 +9,7 @@
 // and both are asked again when a lost link comes back (events may have been missed meanwhile).
 
 import { useEffect, useState } from "preact/hooks";
-import { CallError, createTransport, toReport, type LinkState, type Transport } from "./transport";
+import { CallError, createTransport, toReport, type LinkState, type MenuChoice, type Transport } from "./transport";
 import type {
   Calls,
   Method,
@@ -67,7 +67,14 @@ export interface State {
   serving: Serving | null | undefined;
   /** The campaign's room and referee online (the GM's; null: not linked). Undefined until needed. */
   online: Online | null | undefined;
+  /** The GM chose New, Open or a recent file in the desktop's File menu: the start screen is
+   * shown (over the campaign in play, if any) and, for "open" or a path, opens a file. */
+  starting: Starting | null;
 }
+
+/** What the start screen was asked for from the File menu: to be shown, to ask for a file to
+ * open, or to open a recent one. */
+export type Starting = "new" | "open" | { path: string };
 
 /** A status the engine pushes to the GM as it changes. */
 export type Status = "serving" | "online";
@@ -118,12 +125,14 @@ export class Store {
       unreadAfter: null,
       serving: undefined,
       online: undefined,
+      starting: null,
     };
     transport.onEvent((e) => this.onEvent(e));
+    transport.onMenu((choice) => this.menu(choice));
     transport.onLink((link) => {
       const was = this.state.link;
       this.set({ link });
-      const back = link === "open" && (was === "lost" || was === "stopped");
+      const back = link === "open" && (was === "lost" || was === "stopped" || was === "closed");
       if (back && this.state.role && this.state.campaign) void this.refresh("full");
       if (back) this.askAgain();
     });
@@ -176,9 +185,42 @@ export class Store {
       reloadProblems: null,
       fileGone: null,
       lastReload: null,
+      starting: null,
     });
     await this.loadManifest();
     await this.refresh("full");
+  }
+
+  /** A choice made in the desktop's File menu, answered with the calls the page's buttons make. */
+  menu(choice: MenuChoice) {
+    if (choice.item === "close") {
+      void this.call("close", {}).catch((e) => this.set({ loadError: toReport(e) }));
+      return;
+    }
+    this.set({ starting: choice.item === "open_recent" ? { path: choice.path } : choice.item });
+  }
+
+  /** The campaign in play was closed: back to the start. */
+  private closed() {
+    this.refreshedTo = 0;
+    this.set({
+      campaign: null,
+      file: null,
+      manifest: null,
+      view: null,
+      gmView: null,
+      actions: [],
+      log: [],
+      hasOlder: false,
+      reloadProblems: null,
+      fileGone: null,
+      lastReload: null,
+      loadError: null,
+      unreadAfter: null,
+      serving: undefined,
+      online: undefined,
+      starting: null,
+    });
   }
 
   private async loadManifest() {
@@ -433,6 +475,7 @@ export class Store {
   private onEvent(e: AppEvent) {
     if (e.type === "hosting") return this.heardStatus("serving", e.serving ?? null);
     if (e.type === "online") return this.heardStatus("online", e.online ?? null);
+    if (e.type === "closed") return this.closed();
     if (e.type === "opened") {
       if (!this.state.role) return;
       if (this.state.campaign?.id !== e.campaign.id) void this.opened(e.campaign);

@@ -18,11 +18,16 @@ export class CallError extends Error {
 }
 
 /** "removed": the GM removed this player (no reconnecting); "stopped": the GM stopped hosting
- * (the page keeps trying, for when hosting starts again). */
-export type LinkState = "connecting" | "open" | "lost" | "removed" | "stopped";
+ * (the page keeps trying, for when hosting starts again); "closed": the GM closed the table to
+ * other computers (the page keeps trying, for when it is opened again). */
+export type LinkState = "connecting" | "open" | "lost" | "removed" | "stopped" | "closed";
 
 /** The close codes the server gives a reason with. */
-const CLOSED_BY_GM: Record<number, LinkState> = { 4001: "removed", 4002: "stopped" };
+const CLOSED_BY_GM: Record<number, LinkState> = { 4001: "removed", 4002: "stopped", 4003: "closed" };
+
+/** A choice made in the desktop's File menu (`src-tauri/src/menu.rs`, `MenuChoice`): the page
+ * answers it with the calls its own buttons make. */
+export type MenuChoice = { item: "new" } | { item: "open" } | { item: "open_recent"; path: string } | { item: "close" };
 
 export interface Transport {
   readonly host: "desktop" | "server";
@@ -33,6 +38,8 @@ export interface Transport {
   /** The link to the server (always "open" on the desktop). After "lost" → "open" the
    * connection has joined again with the same hello, and the caller should refetch. */
   onLink(listener: (state: LinkState) => void): () => void;
+  /** Desktop only: choices made in the window's File menu (a browser has none). */
+  onMenu(listener: (choice: MenuChoice) => void): () => void;
   /** Desktop only: ask for a campaign file to open. */
   chooseCampaignFile(): Promise<string | null>;
   /** Desktop only: ask where to save a new campaign. */
@@ -101,6 +108,18 @@ class DesktopTransport implements Transport {
     return () => {};
   }
 
+  onMenu(listener: (choice: MenuChoice) => void): () => void {
+    let stop: (() => void) | null = null;
+    let stopped = false;
+    void import("@tauri-apps/api/event").then(({ listen }) =>
+      listen<MenuChoice>("houserule-menu", (e) => listener(e.payload)).then((un) => (stopped ? un() : (stop = un))),
+    );
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  }
+
   async chooseCampaignFile(): Promise<string | null> {
     const { open } = await import("@tauri-apps/plugin-dialog");
     const picked = await open({ multiple: false, directory: false, filters: CAMPAIGN_FILTER, title: "Open a campaign" });
@@ -166,8 +185,9 @@ class SocketTransport implements Transport {
       for (const p of this.pending.values()) p.reject(new CallError({ code: "disconnected", message: "the connection to the table was lost" }));
       this.pending.clear();
       const why = CLOSED_BY_GM[e.code];
-      // A failed reconnect after the GM stopped hosting still reads "stopped".
-      this.setState(why ?? (this.state === "stopped" ? "stopped" : "lost"));
+      // A failed reconnect after the GM stopped hosting (or closed the network) still says so.
+      const kept = this.state === "stopped" || this.state === "closed" ? this.state : "lost";
+      this.setState(why ?? kept);
       if (why === "removed") return;
       const wait = Math.min(5000, 300 * 2 ** this.retry++);
       window.setTimeout(() => this.connect(), wait);
@@ -217,6 +237,10 @@ class SocketTransport implements Transport {
     this.links.add(listener);
     listener(this.state);
     return () => this.links.delete(listener);
+  }
+
+  onMenu(): () => void {
+    return () => {};
   }
 
   async chooseCampaignFile(): Promise<string | null> {

@@ -26,6 +26,8 @@ use std::sync::{Arc, Mutex};
 pub enum AppEvent {
     /// A campaign was opened or created.
     Opened { campaign: CampaignInfo },
+    /// The campaign in play was closed: none is in play now.
+    Closed,
     /// Something happened in the campaign in play.
     Session { event: SessionEvent },
     /// The table served to browsers changed: started, stopped, someone came or went (none: not
@@ -40,7 +42,7 @@ impl AppEvent {
     /// Whether `role` may be told of this event.
     pub fn may_reach(&self, role: &Role) -> bool {
         match self {
-            AppEvent::Opened { .. } => true,
+            AppEvent::Opened { .. } | AppEvent::Closed => true,
             AppEvent::Session { event } => event.may_reach(role),
             AppEvent::Hosting { .. } | AppEvent::Online { .. } => role.is_gm(),
         }

@@ -35,6 +35,12 @@ pub struct HostStart {
     pub port: Option<u16>,
 }
 
+/// Opening a running table to the network, or closing it to other computers.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct SetReach {
+    pub reach: Reach,
+}
+
 /// The port the desktop app serves on when it is free, so links made last time still work.
 pub const DEFAULT_PORT: u16 = 7787;
 
@@ -63,6 +69,9 @@ pub struct Serving {
     pub since: String,
     /// Whether the GM can stop it from the table (not when `houserule serve` runs it).
     pub stoppable: bool,
+    /// Whether the GM can open it to the network, or close it to other computers again, while
+    /// it runs (a table started on this computer only).
+    pub switchable: bool,
     /// Connections open now, oldest first.
     pub connected: Vec<Visitor>,
     /// Something the GM should know (a busy port, no network address found).

@@ -78,6 +78,10 @@ pub fn change(c: &Change) -> String {
         Change::Rules { sources } => format!("rules in force: {} file(s) by digest", sources.len()),
         Change::TypedDice { player, allowed: true } => format!("{player} may type in their own dice"),
         Change::TypedDice { player, allowed: false } => format!("{player} rolls with the table's dice"),
+        Change::SomeoneInTurns { shown: true } => {
+            "players see a hidden participant in the turn order as someone".into()
+        }
+        Change::SomeoneInTurns { shown: false } => "players' turn order leaves out whom they may not see".into(),
         Change::Encounter { active: true, round } => format!("encounter: round {round}"),
         Change::Encounter { active: false, .. } => "the encounter ends".to_string(),
         Change::Seat { entity, seat: None } => format!("{entity} leaves the turn order"),
@@ -221,17 +225,19 @@ pub fn turn_line(v: &View) -> Option<String> {
         .order
         .iter()
         .map(|s| {
-            let mark = if t.current.as_deref() == Some(s.id.as_str()) { "▶ " } else { "" };
+            let mark = if s.now || t.current.as_deref() == Some(s.id.as_str()) { "▶ " } else { "" };
             let state = match (s.acted, s.held) {
                 (true, _) => " (acted)",
                 (false, true) => " (holds)",
                 _ => "",
             };
-            format!("{mark}{}{state}", name(&s.id))
+            let who = if s.someone { "someone".to_string() } else { name(&s.id) };
+            format!("{mark}{who}{state}")
         })
         .collect();
     let whose = match &t.current {
         Some(id) => format!("{}'s turn", name(id)),
+        None if t.someone_now => "someone else's turn".to_string(),
         None => "no one's turn you can see".to_string(),
     };
     Some(format!("turn order, round {}: {whose} — {}", t.round, seats.join(", ")))

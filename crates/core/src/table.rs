@@ -50,6 +50,11 @@ pub struct Table {
     /// own computer is the GM's business). Public, like every table permission.
     #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     pub typed_dice: std::collections::BTreeSet<String>,
+    /// Whether a participant of the turn order whom a player may not see is shown to them as
+    /// "someone" in their place (the GM's choice; left out when not). Public, like every table
+    /// permission; left out while off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub someone_in_turns: bool,
     /// The turn tracker: who takes part in the encounter, in what order, whose turn it is.
     /// Left out while idle, so a table made before turns existed hashes as it always did.
     #[serde(default, skip_serializing_if = "Turns::is_idle")]
@@ -142,6 +147,11 @@ pub enum Change {
     TypedDice {
         player: String,
         allowed: bool,
+    },
+    /// Whether players see a participant of the turn order hidden from them as "someone" (the
+    /// GM's decision, never a script's).
+    SomeoneInTurns {
+        shown: bool,
     },
     /// Starts (or ends) an encounter, and says which round of it this is.
     Encounter {
@@ -342,6 +352,7 @@ impl Table {
             | Change::Setting { .. }
             | Change::Rules { .. }
             | Change::TypedDice { .. }
+            | Change::SomeoneInTurns { .. }
             | Change::Encounter { .. }
             | Change::Turn { entity: None } => (Visibility::Public, None),
             Change::Token { scene, id, token } => self.token_visibility(scene, id, token.as_ref()),
@@ -519,6 +530,7 @@ impl Table {
             Change::TypedDice { player, allowed: false } => {
                 self.typed_dice.remove(player);
             }
+            Change::SomeoneInTurns { shown } => self.someone_in_turns = *shown,
             Change::Encounter { active, round } => {
                 self.turns.active = *active;
                 self.turns.round = *round;

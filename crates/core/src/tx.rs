@@ -318,9 +318,9 @@ impl Tx {
         for item in items {
             match item.body {
                 // The rules in force and the table's permissions are the host's to change.
-                Some(Body::Change { change: Change::Rules { .. } | Change::TypedDice { .. } }) => {
-                    return Err(rule("a script cannot change the rules in force or who may type in dice"))
-                }
+                Some(Body::Change {
+                    change: Change::Rules { .. } | Change::TypedDice { .. } | Change::SomeoneInTurns { .. },
+                }) => return Err(rule("a script cannot change the rules in force or who may type in dice")),
                 Some(Body::Change { change }) => self.change(change)?,
                 Some(Body::Roll { roll }) => self.replay_roll(roll, item.visibility, item.owner)?,
                 Some(Body::Say { text }) => self.say(text, item.visibility, item.owner)?,

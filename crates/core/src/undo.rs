@@ -297,7 +297,13 @@ mod tests {
 
     /// Every part of a table that undo restores, compared as a whole.
     fn restorable(t: &Table) -> Table {
-        Table { next_roll: 0, rules: Default::default(), typed_dice: Default::default(), ..t.clone() }
+        Table {
+            next_roll: 0,
+            rules: Default::default(),
+            typed_dice: Default::default(),
+            someone_in_turns: false,
+            ..t.clone()
+        }
     }
 
     #[test]

@@ -100,8 +100,15 @@ pub struct View {
 /// One participant in the turn order, as a viewer sees it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SeatView {
-    /// The entity's id.
+    /// The entity's id; empty for someone the viewer may not see, shown in their place because
+    /// the GM chose so (then `someone` is set and the key is left out).
     pub id: String,
+    /// A participant the viewer may not see, shown only as "someone".
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub someone: bool,
+    /// It is this participant's turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub now: bool,
     /// What the order sorts on, highest first.
     pub key: Vec<i64>,
     /// Has taken a turn this round.
@@ -123,22 +130,36 @@ pub struct TurnsView {
     /// Whose turn it is, when the viewer may see them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<String>,
+    /// It is the turn of someone the viewer may not see (told only where the GM shows hidden
+    /// participants as "someone").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub someone_now: bool,
+    /// Whether a participant the viewer may not see is shown as "someone" (the GM's choice).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub someone_shown: bool,
 }
 
-/// The turn tracker as `role` may see it.
+/// The turn tracker as `role` may see it: one they may not see is left out, or shown as
+/// "someone" with neither id nor key where the GM chose so.
 pub fn turns_view(table: &Table, role: &Role) -> TurnsView {
     let sees = |id: &str| table.entities.get(id).is_some_and(|e| role.sees(e.visibility, e.owner.as_deref()));
     let turns = &table.turns;
+    let someone = table.someone_in_turns;
+    let current = turns.current.as_deref();
+    let seat = |(id, s): (&str, &crate::turns::Seat)| {
+        let (acted, held, now) = (s.acted, s.held, current == Some(id));
+        match sees(id) {
+            true => Some(SeatView { id: id.to_string(), someone: false, now, key: s.key.clone(), acted, held }),
+            false => someone.then(|| SeatView { id: String::new(), someone: true, now, key: vec![], acted, held }),
+        }
+    };
     TurnsView {
         active: turns.active,
         round: turns.round,
-        order: turns
-            .order()
-            .into_iter()
-            .filter(|(id, _)| sees(id))
-            .map(|(id, s)| SeatView { id: id.to_string(), key: s.key.clone(), acted: s.acted, held: s.held })
-            .collect(),
-        current: turns.current.clone().filter(|id| sees(id)),
+        order: turns.order().into_iter().filter_map(seat).collect(),
+        current: current.filter(|id| sees(id)).map(str::to_string),
+        someone_now: someone && current.is_some_and(|id| !sees(id)),
+        someone_shown: someone,
     }
 }
 

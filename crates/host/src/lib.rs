@@ -10,6 +10,11 @@
 //!
 //! The desktop app's server has a random GM secret it never shows: there, the GM is the person
 //! at the window, and a browser can only join as a player with a join link.
+//!
+//! A table served to this computer only can be opened to the network while it runs
+//! ([`TableServer::set_reach`]): the server listens on this computer's network address too, on
+//! the same port where it is free, every open connection going on; closing it again closes that
+//! listener before it answers and then every connection from another computer.
 
 pub mod assets;
 pub mod attempts;
@@ -46,7 +51,60 @@ pub struct Options {
 /// What is running now.
 struct Current {
     running: server::Running,
+    /// What is served as started.
     serving: Serving,
+    /// The network listener of a table started for this computer only, while it is open.
+    network: Option<server::Extra>,
+}
+
+impl Current {
+    /// What is served now: as started, or opened to the network.
+    fn serving(&self) -> Serving {
+        let connected = self.running.shared.visitors.list();
+        match &self.network {
+            None => Serving { connected, ..self.serving.clone() },
+            Some(extra) => {
+                let url = format!("http://{}/", extra.addr);
+                let note = (extra.addr.port() != self.running.addr.port()).then(|| {
+                    format!(
+                        "port {} is taken on the network address, so players elsewhere join on port {}",
+                        self.running.addr.port(),
+                        extra.addr.port()
+                    )
+                });
+                let note = note.or_else(|| self.serving.note.clone());
+                let also = vec![self.serving.url.clone()];
+                Serving { url, also, reach: Reach::Network, connected, note, ..self.serving.clone() }
+            }
+        }
+    }
+
+    /// Opens the table to the network: this computer's network address, on the port served
+    /// on where it is free there, else on any free port.
+    fn open_network(&mut self) -> Result<(), ErrorReport> {
+        let ip = network_address().ok_or_else(|| {
+            ErrorReport::new(
+                ErrorCode::Refused,
+                "this computer has no network address right now: only browsers on this computer can join",
+            )
+        })?;
+        let port = self.running.addr.port();
+        let extra = self
+            .running
+            .listen_also(SocketAddr::new(ip, port))
+            .or_else(|_| self.running.listen_also(SocketAddr::new(ip, 0)))
+            .map_err(|e| ErrorReport::new(ErrorCode::Io, format!("cannot listen on {ip}: {e}")))?;
+        self.network = Some(extra);
+        Ok(())
+    }
+
+    /// Closes the table to other computers: the network listener first, then their connections.
+    fn close_network(&mut self) {
+        if let Some(extra) = self.network.take() {
+            extra.close();
+            self.running.shared.visitors.close_remote(Closing::NetworkClosed);
+        }
+    }
 }
 
 /// Serving the table: a server that can be started and stopped.
@@ -113,11 +171,12 @@ impl Hosting {
             reach,
             since: houserule_app::campaign::now(),
             stoppable: self.stoppable,
+            switchable: reach == Reach::ThisComputer,
             connected: vec![],
             note,
         };
         *self.last_port.lock().unwrap_or_else(|p| p.into_inner()) = Some(addr.port());
-        *current = Some(Current { running, serving: serving.clone() });
+        *current = Some(Current { running, serving: serving.clone(), network: None });
         Ok((serving, secret))
     }
 
@@ -164,12 +223,36 @@ impl TableServer for Hosting {
         }
     }
 
+    fn set_reach(&self, reach: Reach) -> Result<Serving, ErrorReport> {
+        let mut current = self.current();
+        let c = current.as_mut().ok_or_else(|| ErrorReport::new(ErrorCode::Refused, "the table is not served"))?;
+        if !c.serving.switchable {
+            return Err(ErrorReport::new(
+                ErrorCode::Refused,
+                format!(
+                    "this table was started for the network, at {}: stop it and start it again for this computer only",
+                    c.serving.url
+                ),
+            ));
+        }
+        match (reach, c.network.is_some()) {
+            (Reach::Network, false) => c.open_network()?,
+            (Reach::ThisComputer, true) => c.close_network(),
+            _ => {}
+        }
+        Ok(c.serving())
+    }
+
     fn status(&self) -> Option<Serving> {
-        self.current().as_ref().map(|c| Serving { connected: c.running.shared.visitors.list(), ..c.serving.clone() })
+        self.current().as_ref().map(Current::serving)
     }
 
     fn stop(&self) -> Result<bool, ErrorReport> {
-        let Some(c) = self.current().take() else { return Ok(false) };
+        let Some(mut c) = self.current().take() else { return Ok(false) };
+        // Everyone is told the GM stopped hosting, whichever way they came in.
+        if let Some(extra) = c.network.take() {
+            extra.close();
+        }
         c.running.stop()?;
         Ok(true)
     }

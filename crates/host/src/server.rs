@@ -11,6 +11,11 @@
 //! Only the server's own pages may talk to it (see [`crate::own_pages`]). Stopping closes every
 //! connection with a close frame that says why, then the listener; a connection the GM removes
 //! is closed the same way.
+//!
+//! A server may listen on a second address while it runs ([`Running::listen_also`]): a table
+//! served to this computer only is opened to the network without a restart, every connection
+//! already open going on. Closing that listener returns only once its socket is closed, so the
+//! port answers nobody after [`Extra::close`].
 
 use crate::protocol::{self, Connection, Reply};
 use crate::shared::Shared;
@@ -32,36 +37,95 @@ use std::sync::Arc;
 pub struct Running {
     pub addr: SocketAddr,
     pub shared: Arc<Shared>,
+    runtime: tokio::runtime::Handle,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
 }
 
 /// Binds `addr` and serves `shared` from a thread of its own.
 pub fn start(addr: SocketAddr, shared: Shared) -> std::io::Result<Running> {
-    let listener = std::net::TcpListener::bind(addr)?;
-    listener.set_nonblocking(true)?;
+    let listener = bind(addr)?;
     let addr = listener.local_addr()?;
     let shared = Arc::new(shared);
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let handle = runtime.handle().clone();
     let serving = shared.clone();
-    let thread = std::thread::Builder::new().name("houserule-host".into()).spawn(move || {
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener)?;
-            let router = Router::new().route("/ws", get(ws)).fallback(get(static_file)).with_state(serving);
-            // Small messages go out at once: without this, a reply waits on the browser's
-            // delayed acknowledgement of the one before (tens of milliseconds).
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(async move {
-                    let _ = stopped.await;
-                })
-                .await
+    let thread = std::thread::Builder::new()
+        .name("houserule-host".into())
+        .spawn(move || runtime.block_on(serve(listener, serving, stopped, None)))?;
+    Ok(Running { addr, shared, runtime: handle, shutdown: Some(shutdown), thread: Some(thread) })
+}
+
+fn bind(addr: SocketAddr) -> std::io::Result<std::net::TcpListener> {
+    let listener = std::net::TcpListener::bind(addr)?;
+    listener.set_nonblocking(true)?;
+    Ok(listener)
+}
+
+/// Serves `shared` on `listener` until `stopped`; `dropped` hears when the listener is closed.
+async fn serve(
+    listener: std::net::TcpListener,
+    shared: Arc<Shared>,
+    stopped: tokio::sync::oneshot::Receiver<()>,
+    dropped: Option<std::sync::mpsc::Sender<()>>,
+) -> std::io::Result<()> {
+    let listener = Watched { inner: tokio::net::TcpListener::from_std(listener)?, dropped };
+    let router = Router::new().route("/ws", get(ws)).fallback(get(static_file)).with_state(shared);
+    // Small messages go out at once: without this, a reply waits on the browser's
+    // delayed acknowledgement of the one before (tens of milliseconds).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(async move {
+            let _ = stopped.await;
         })
-    })?;
-    Ok(Running { addr, shared, shutdown: Some(shutdown), thread: Some(thread) })
+        .await
+}
+
+/// A listener that says when it is closed (axum closes it as soon as a graceful shutdown starts,
+/// before it waits for the connections open then).
+struct Watched {
+    inner: tokio::net::TcpListener,
+    dropped: Option<std::sync::mpsc::Sender<()>>,
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        if let Some(d) = self.dropped.take() {
+            let _ = d.send(());
+        }
+    }
+}
+
+impl axum::serve::Listener for Watched {
+    type Io = tokio::net::TcpStream;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        axum::serve::Listener::accept(&mut self.inner).await
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.inner.local_addr()
+    }
+}
+
+/// A second address a running server listens on, until [`Extra::close`].
+pub struct Extra {
+    pub addr: SocketAddr,
+    shutdown: tokio::sync::oneshot::Sender<()>,
+    dropped: std::sync::mpsc::Receiver<()>,
+}
+
+impl Extra {
+    /// Stops listening there; returns once the socket is closed (connections that came in
+    /// through it are the caller's to close).
+    pub fn close(self) {
+        let _ = self.shutdown.send(());
+        let _ = self.dropped.recv_timeout(std::time::Duration::from_secs(5));
+    }
 }
 
 impl Running {
@@ -75,6 +139,17 @@ impl Running {
             Some(t) => Waiter(t).wait(),
             None => Ok(()),
         }
+    }
+
+    /// Listens on `addr` too, serving the same table to the same connections' list.
+    pub fn listen_also(&self, addr: SocketAddr) -> std::io::Result<Extra> {
+        let listener = bind(addr)?;
+        let addr = listener.local_addr()?;
+        let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (closed, dropped) = std::sync::mpsc::channel();
+        let shared = self.shared.clone();
+        self.runtime.spawn(serve(listener, shared, stopped, Some(closed)));
+        Ok(Extra { addr, shutdown, dropped })
     }
 
     /// What to wait on for the server's end (once: it is taken).

@@ -20,6 +20,8 @@ pub enum Closing {
     Removed,
     /// The GM stopped serving the table.
     Stopped,
+    /// The GM closed the table to other computers (this one still reaches it).
+    NetworkClosed,
 }
 
 impl Closing {
@@ -27,6 +29,7 @@ impl Closing {
         match self {
             Closing::Removed => 4001,
             Closing::Stopped => 4002,
+            Closing::NetworkClosed => 4003,
         }
     }
 
@@ -34,6 +37,7 @@ impl Closing {
         match self {
             Closing::Removed => "the GM removed you from the table",
             Closing::Stopped => "the GM stopped hosting the table",
+            Closing::NetworkClosed => "the GM closed the table to other computers",
         }
     }
 }
@@ -63,6 +67,7 @@ impl Close {
 
 struct Open {
     visitor: Visitor,
+    peer: IpAddr,
     role: Option<Role>,
     signal: Arc<Signal>,
 }
@@ -84,7 +89,7 @@ impl Visitors {
         let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
         let signal = Arc::new(Signal::default());
         let visitor = Visitor { id, who: None, from: peer.to_string(), since: houserule_app::campaign::now() };
-        self.open().insert(id, Open { visitor, role: None, signal: signal.clone() });
+        self.open().insert(id, Open { visitor, peer, role: None, signal: signal.clone() });
         (id, Close { signal })
     }
 
@@ -110,6 +115,18 @@ impl Visitors {
         let open = self.open();
         let mut n = 0;
         for o in open.values().filter(|o| o.role.as_ref() == Some(role)) {
+            close(&o.signal, why);
+            n += 1;
+        }
+        n
+    }
+
+    /// Closes every connection from another computer (one whose address is not a loopback
+    /// one); how many.
+    pub fn close_remote(&self, why: Closing) -> usize {
+        let open = self.open();
+        let mut n = 0;
+        for o in open.values().filter(|o| !o.peer.is_loopback()) {
             close(&o.signal, why);
             n += 1;
         }

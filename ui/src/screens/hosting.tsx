@@ -17,6 +17,30 @@ function who(v: Serving["connected"][number]): string {
   return v.who.replace(/^player:/, "");
 }
 
+/** Opening a table served to this computer only to the network, or closing it again. */
+function ReachSwitch({ store, serving }: { store: Store; serving: Serving }) {
+  const act = useAction(store);
+  const open = serving.reach === "network";
+  const to: Reach = open ? "this_computer" : "network";
+  return (
+    <div class="reach-switch">
+      {open ? (
+        <p class="help">Players on your network can join now. Closing it again ends their connections; this computer stays in.</p>
+      ) : (
+        <p class="notice">Only browsers on this computer can reach it. Open it to your network to let in players elsewhere: nobody here is disconnected.</p>
+      )}
+      <button
+        type="button"
+        disabled={act.busy}
+        onClick={() => void act.run(() => store.changeStatus("serving", () => store.call("host_reach", { reach: to })))}
+      >
+        {open ? "Close to other computers" : "Open to your network"}
+      </button>
+      {act.error && <ErrorBox error={act.error} title="The table's reach did not change" />}
+    </div>
+  );
+}
+
 export function Hosting({
   store,
   desktop,
@@ -91,6 +115,7 @@ function Served({ store, serving, onRemoved }: { store: Store; serving: Serving;
     <section class="card hosting" aria-labelledby="hosting-title">
       <h3 id="hosting-title">Hosting</h3>
       <Address serving={serving} />
+      {serving.switchable && <ReachSwitch store={store} serving={serving} />}
       <h4 id="connected-title">Connected now</h4>
       <Connected serving={serving} busy={act.busy} confirming={confirming} onConfirm={setConfirming} />
       {confirming && <RemoveConfirm player={confirming} busy={act.busy} onRemove={() => void remove(confirming)} onCancel={() => setConfirming(null)} />}
@@ -123,9 +148,7 @@ function Address({ serving }: { serving: Serving }) {
         with their own join link.
         {serving.also.length > 0 && <span class="help"> On this computer also {serving.also.join(", ")}.</span>}
       </p>
-      {serving.reach === "this_computer" && (
-        <p class="notice">Only browsers on this computer can reach it. To let in players elsewhere, stop and start again for your network.</p>
-      )}
+      {serving.reach === "this_computer" && !serving.switchable && <p class="notice">Only browsers on this computer can reach it.</p>}
       {serving.note && <p class="notice">{serving.note}</p>}
     </>
   );

@@ -14,16 +14,23 @@ import { ErrorBox } from "../ui/errors";
 import { Hosting } from "./hosting";
 import { ShareCard, VerifyCard } from "./sharing";
 
+/** Whether a table served to this computer only was opened to the network while it runs. */
+function opened(serving: Serving | null): boolean {
+  return !!serving && serving.switchable && serving.reach === "network";
+}
+
 /** The link a player opens: the table's address with the token after `#join=` (on the
- * desktop, the address it is served at; none while it is not served). */
+ * desktop, the address it is served at; none while it is not served; in a browser, the page's
+ * own address unless the table was opened to the network since). */
 function linkFor(token: string, desktop: boolean, serving: Serving | null): string | null {
-  if (!desktop) return `${location.origin}/#join=${token}`;
-  return serving ? `${serving.url.replace(/\/$/, "")}/#join=${token}` : null;
+  const at = (url: string) => `${url.replace(/\/$/, "")}/#join=${token}`;
+  if (!desktop) return at(opened(serving) ? serving!.url : location.origin);
+  return serving ? at(serving.url) : null;
 }
 
 /** Whether the link reaches only this computer. */
 function localOnly(desktop: boolean, serving: Serving | null): boolean {
-  if (desktop) return serving?.reach === "this_computer";
+  if (desktop || serving?.switchable) return serving?.reach === "this_computer";
   return /^(127\.|localhost$|\[::1\]$)/.test(location.hostname);
 }
 
@@ -124,7 +131,7 @@ function LocalOnlyNotice({ desktop }: { desktop: boolean }) {
     <p class="notice">
       This link points at this computer only.{" "}
       {desktop ? (
-        <>For players on other machines, stop hosting and start again for your network.</>
+        <>For players on other machines, open the table to your network under Hosting above and make the link again.</>
       ) : (
         <>
           For players on other machines, start the server with <code>--host 0.0.0.0</code>, open the table at this

@@ -1,10 +1,11 @@
 // The GM's start: create a campaign on a bundled ruleset with its settings; on the desktop
-// also open a campaign file or a recent one.
+// also open a campaign file or a recent one. The desktop's File menu shows it over the campaign
+// in play (New, Open, Open Recent), with a way back to that campaign.
 
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { useAction, useCall } from "../calls";
-import type { Store } from "../store";
+import { useStore, type Store } from "../store";
 import type { ErrorReport, RulesetChoice, SettingSpec } from "../contract";
 import { ErrorBox } from "../ui/errors";
 import { humanize } from "../format";
@@ -20,6 +21,7 @@ export function StartScreen({ store }: { store: Store }) {
   const list = rulesets.value ?? null;
   const ruleset = useMemo(() => list?.find((r) => r.id === chosen) ?? null, [list, chosen]);
   const error = act.error ?? rulesets.error;
+  const s = useStore(store);
 
   function pick(r: RulesetChoice) {
     setChosen(r.id);
@@ -48,10 +50,23 @@ export function StartScreen({ store }: { store: Store }) {
     if (file) await act.run(() => store.open(file), "open");
   }
 
+  // Open or Open Recent in the File menu: the file is asked for (or named) once.
+  useEffect(() => {
+    const asked = s.starting;
+    if (asked !== "open" && (asked === null || typeof asked !== "object")) return;
+    store.set({ starting: "new" });
+    void open(asked === "open" ? null : asked.path);
+  }, [s.starting]);
+
   return (
     <main class="start">
       <header class="start-head">
         <h1 class="brand">Houserule</h1>
+        {s.campaign && s.starting && (
+          <button type="button" onClick={() => store.set({ starting: null })}>
+            Back to {s.campaign.name || "the campaign"}
+          </button>
+        )}
         <p class="muted">
           {desktop ? "Open a campaign, or start a new one on a bundled ruleset." : `Start the campaign this server plays${store.state.file ? ` (${store.state.file})` : ""}.`}
         </p>

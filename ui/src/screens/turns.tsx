@@ -1,5 +1,6 @@
 // The turn tracker beside the table: the order as the viewer may see it (the engine leaves out
-// anyone the viewer may not see, and their turn while it lasts), whose turn it is, the round,
+// anyone the viewer may not see, and their turn while it lasts, or shows them as "someone" where
+// the GM chose so: the GM's checkbox here), whose turn it is, the round,
 // and the ruleset's turn controls — the actions its manifest marks with `turn` — as buttons:
 // every control for the GM, Next and Hold for a player while the turn is their character's.
 // A control whose action needs choices (starting an encounter names who takes part) opens its
@@ -8,6 +9,7 @@
 import type { ActionForm, TurnControl, View } from "../contract";
 import type { Store } from "../store";
 import { useAction } from "../calls";
+import { useState } from "preact/hooks";
 import { ErrorBox } from "../ui/errors";
 
 /** Asks the Actions panel to open an action's form (and a narrow screen to show that panel). */
@@ -53,14 +55,14 @@ export function TurnTracker({ store, view, actions, me }: { store: Store; view: 
       </h2>
       {turns.active ? (
         <ol class="turn-order">
-          {turns.order.map((s) => {
-            const e = view.entities[s.id];
-            const now = s.id === turns.current;
+          {turns.order.map((s, i) => {
+            const e = s.someone ? undefined : view.entities[s.id];
+            const now = s.now === true || (!s.someone && s.id === turns.current);
             return (
-              <li key={s.id} class={`seat ${now ? "now" : ""} ${s.acted ? "acted" : ""}`} aria-current={now ? "true" : undefined}>
+              <li key={s.someone ? `someone-${i}` : s.id} class={`seat ${now ? "now" : ""} ${s.acted ? "acted" : ""}`} aria-current={now ? "true" : undefined}>
                 <span class="seat-name">{e?.name ?? "Someone"}</span>
                 {e?.owner && <span class="muted small"> ({e.owner})</span>}
-                <SeatCards view={view} holder={s.id} />
+                {!s.someone && <SeatCards view={view} holder={s.id} />}
                 {now && <span class="seat-state"> — their turn</span>}
                 {!now && s.held && <span class="seat-state"> — holding</span>}
                 {!now && !s.held && s.acted && <span class="seat-state muted"> — acted</span>}
@@ -71,7 +73,9 @@ export function TurnTracker({ store, view, actions, me }: { store: Store; view: 
       ) : (
         <p class="muted">No encounter is running.</p>
       )}
-      {turns.active && !current && <p class="muted small">It is nobody's turn you can see.</p>}
+      {turns.active && !current && turns.someone_now && <p class="muted small">It is someone else's turn.</p>}
+      {turns.active && !current && !turns.someone_now && <p class="muted small">It is nobody's turn you can see.</p>}
+      {gm && <SomeoneChoice store={store} shown={turns.someone_shown === true} />}
       <div class="turn-controls">
         {!turns.active && start && (
           <button type="button" onClick={() => take(start)}>
@@ -87,6 +91,32 @@ export function TurnTracker({ store, view, actions, me }: { store: Store; view: 
       </div>
       {run.error && <ErrorBox error={run.error} />}
     </section>
+  );
+}
+
+/** The GM's choice of what players see of someone in the order they may not see. */
+function SomeoneChoice({ store, shown }: { store: Store; shown: boolean }) {
+  const act = useAction(store);
+  // The box shows the choice just made while it is sent, and what the table holds after.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  return (
+    <label class="check small">
+      <input
+        type="checkbox"
+        checked={act.busy && asked !== null ? asked : shown}
+        disabled={act.busy}
+        onChange={(e) => {
+          const want = e.currentTarget.checked;
+          setAsked(want);
+          void act.run(async () => {
+            await store.call("someone_in_turns", { shown: want });
+            await store.refresh("update");
+          });
+        }}
+      />{" "}
+      Players see hidden participants as “someone”
+      {act.error && <ErrorBox error={act.error} />}
+    </label>
   );
 }
 

@@ -14,6 +14,9 @@ calls! {
     Create "create" (Create) -> CampaignInfo, Gm => files::create;
     /// Opens a campaign file and plays it.
     Open "open" (Open) -> CampaignInfo, Local => files::open;
+    /// Closes the campaign in play (whatever serves or referees it stops first); whether one was
+    /// open. The desktop's File → Close.
+    Close "close" (Nothing) -> bool, Local => files::close;
     /// Recently opened campaign files, newest first.
     Recent "recent" (Nothing) -> Vec<std::path::PathBuf>, Local => files::recent;
     /// The campaign in play, if any.
@@ -49,6 +52,10 @@ calls! {
     Correct "correct" (Correct) -> LogEntry, Gm => gm::correct;
     /// Lets a player type in their own dice over the network, or stops it (a public event).
     AllowTypedDice "allow_typed_dice" (TypedDice) -> LogEntry, Gm => gm::allow_typed_dice;
+    /// Shows players anyone in the turn order hidden from them as "someone" in their place (no
+    /// name, no id, no initiative), or leaves such participants out of their order (a public
+    /// event).
+    SomeoneInTurns "someone_in_turns" (SomeoneInTurns) -> LogEntry, Gm => gm::someone_in_turns;
     /// Prepares the scenes: makes, changes, shows or removes a scene; places, changes, hides or
     /// removes a token; turns fog on or off, reveals or covers cells or a polygon. Told to the GM
     /// only; undone like an action.
@@ -80,6 +87,10 @@ calls! {
     /// Starts serving the campaign in play to browsers, from the desktop app (players join with
     /// their join links; the window plays on). Opening another campaign stops it.
     HostStart "host_start" (HostStart) -> Serving, Local => ports::host_start;
+    /// Opens the table served to this computer only to the network as well, or closes it to
+    /// other computers again (their connections end), while it runs: nobody is dropped by
+    /// opening it. The GM in a browser may do it as the desktop GM does.
+    HostReach "host_reach" (SetReach) -> Serving, Gm => ports::host_reach;
     /// Stops serving: every browser is disconnected. Whether it was serving.
     HostStop "host_stop" (Nothing) -> bool, Local => ports::host_stop;
     /// The campaign's room online (Matrix), who is seated there, and whether the referee answers

@@ -16,7 +16,7 @@ use crate::invites::{Invite, NewInvite};
 use crate::lab::LabProgress;
 use crate::online::{Online, OnlineInvite, OnlineLink};
 use crate::reload::ReloadReport;
-use crate::serving::{HostStart, Serving};
+use crate::serving::{HostStart, Serving, SetReach};
 use crate::Acted;
 pub use caller::{Caller, Front, Who};
 use houserule_core::manifest::Manifest;

@@ -36,6 +36,12 @@ pub struct TypedDice {
     pub allowed: bool,
 }
 
+/// Whether players see a participant of the turn order hidden from them as "someone".
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SomeoneInTurns {
+    pub shown: bool,
+}
+
 /// A token's move: its id and its path of cells, the first where it stands.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct MoveToken {

@@ -601,9 +601,30 @@ impl Campaign {
     /// Lets `player` type in their own dice over the network, or stops it: a public event, so
     /// the whole table knows whose dice come from the table and whose from their hands.
     pub fn set_typed_dice(&mut self, actor: &Role, player: &str, allowed: bool) -> Result<LogEntry, CampaignError> {
-        self.catch_up()?;
         let role = Role::parse(&format!("player:{player}")).map_err(|e| CampaignError::Settings(e.to_string()))?;
         let Role::Player(player) = role else { unreachable!("parsed as a player") };
+        let line = if allowed {
+            format!("The GM lets {player} type in the dice they roll by hand.")
+        } else {
+            format!("{player}'s dice come from the table again: no more dice typed in by hand.")
+        };
+        self.permission(actor, Change::TypedDice { player: player.clone(), allowed }, line)
+    }
+
+    /// Shows players a participant of the turn order they may not see as "someone", or leaves
+    /// such a participant out of their turn order again: a public event.
+    pub fn set_someone_in_turns(&mut self, actor: &Role, shown: bool) -> Result<LogEntry, CampaignError> {
+        let line = if shown {
+            "The GM shows players anyone hidden from them in the turn order as someone."
+        } else {
+            "The GM leaves out of players' turn order anyone hidden from them."
+        };
+        self.permission(actor, Change::SomeoneInTurns { shown }, line.to_string())
+    }
+
+    /// Commits one of the GM's table permissions, told to everyone with `line`.
+    fn permission(&mut self, actor: &Role, change: Change, line: String) -> Result<LogEntry, CampaignError> {
+        self.catch_up()?;
         let mut tx = Tx::new(
             Table::clone(&self.table),
             self.rules.manifest.clone(),
@@ -611,13 +632,7 @@ impl Campaign {
             None,
             DiceSupply::Forced(Forced::new([])),
         );
-        tx.change(Change::TypedDice { player: player.clone(), allowed })
-            .map_err(|e| CampaignError::Settings(e.to_string()))?;
-        let line = if allowed {
-            format!("The GM lets {player} type in the dice they roll by hand.")
-        } else {
-            format!("{player}'s dice come from the table again: no more dice typed in by hand.")
-        };
+        tx.change(change).map_err(|e| CampaignError::Settings(e.to_string()))?;
         tx.say(line, Visibility::Public, None).map_err(|e| CampaignError::Settings(e.to_string()))?;
         let staged = Staged { tx, result: Value::Null, log: vec![] };
         let (header, items) = self.commit(Append::new(EventKind::Permission, Some(actor.clone()), staged))?;

@@ -1,5 +1,5 @@
-//! Campaign files: the rulesets a campaign can be created on, creating and opening a file (the
-//! campaign in play changes), and the files opened recently.
+//! Campaign files: the rulesets a campaign can be created on, creating, opening and closing a
+//! file (the campaign in play changes), and the files opened recently.
 //!
 //! Guarantees: before another campaign takes the place of the one in play, whatever serves or
 //! referees it is stopped ([`super::ports`]); a new campaign's session announces on the app's
@@ -106,6 +106,18 @@ pub(super) fn open(app: &App, _: &Caller, p: Open) -> Result<CampaignInfo, Error
     app.before_switch()?;
     let campaign = Campaign::open(&p.path).map_err(|e| e.report())?;
     Ok(install(app, campaign, &p.path))
+}
+
+/// Closes the campaign in play, as the desktop's File → Close does: whatever serves or referees
+/// it stops first, then nothing is in play (the file keeps everything committed).
+pub(super) fn close(app: &App, _: &Caller, _: Nothing) -> Result<bool, ErrorReport> {
+    app.before_switch()?;
+    let Some(closed) = app.shared.slot.take() else { return Ok(false) };
+    app.shared.history.clear();
+    app.shared.lab.clear();
+    drop(closed);
+    app.shared.hub.publish(AppEvent::Closed);
+    Ok(true)
 }
 
 pub(super) fn recent(app: &App, _: &Caller, _: Nothing) -> Result<Vec<PathBuf>, ErrorReport> {

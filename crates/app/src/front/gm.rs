@@ -7,7 +7,9 @@
 //! known player's name in other capitals; a copy is written only where nothing is yet.
 
 use super::App;
-use crate::calls::{Caller, CopyFor, Correct, Download, Nothing, PlayerName, Removed, ShareCopy, TypedDice, UndoTo};
+use crate::calls::{
+    Caller, CopyFor, Correct, Download, Nothing, PlayerName, Removed, ShareCopy, SomeoneInTurns, TypedDice, UndoTo,
+};
 use crate::invites::{self, Invite, InviteError, NewInvite};
 use crate::share::{self, ShareError, ShareReport};
 use houserule_core::view::LogEntry;
@@ -30,6 +32,10 @@ pub(super) fn correct(app: &App, caller: &Caller, p: Correct) -> Result<LogEntry
 
 pub(super) fn allow_typed_dice(app: &App, caller: &Caller, p: TypedDice) -> Result<LogEntry, ErrorReport> {
     app.session()?.set_typed_dice(&caller.role, &p.player, p.allowed).map_err(|e| e.report())
+}
+
+pub(super) fn someone_in_turns(app: &App, caller: &Caller, p: SomeoneInTurns) -> Result<LogEntry, ErrorReport> {
+    app.session()?.set_someone_in_turns(&caller.role, p.shown).map_err(|e| e.report())
 }
 
 /// Runs `f` on the campaign file's store (under the session: join links change the file).

@@ -19,7 +19,7 @@ use crate::campaign::CampaignError;
 use crate::chat::MARK_PREFIX;
 use crate::events::AppEvent;
 use crate::online::{no_referee, Online, OnlineInvite, OnlineLink};
-use crate::serving::{HostStart, Serving};
+use crate::serving::{HostStart, Reach, Serving, SetReach};
 use houserule_core::{ErrorCode, ErrorReport};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -28,6 +28,9 @@ use std::sync::{Arc, Mutex};
 pub trait TableServer: Send + Sync {
     /// Starts serving `app`'s campaign, at `file` (refused when it serves already).
     fn start(&self, app: &App, file: &Path, how: &HostStart) -> Result<Serving, ErrorReport>;
+    /// Opens the table served to this computer only to the network too, or closes it to other
+    /// computers again (their connections end); what is served then.
+    fn set_reach(&self, reach: Reach) -> Result<Serving, ErrorReport>;
     /// What is served now, if anything.
     fn status(&self) -> Option<Serving>;
     /// Stops serving and closes every connection; whether it was serving.
@@ -182,6 +185,16 @@ pub(super) fn host_start(app: &App, _: &Caller, how: HostStart) -> Result<Servin
         .current()
         .ok_or_else(|| ErrorReport::new(ErrorCode::NoCampaign, "open or create a campaign to host first"))?;
     let serving = server.start(app, &file, &how)?;
+    app.hosting_changed();
+    Ok(serving)
+}
+
+pub(super) fn host_reach(app: &App, _: &Caller, to: SetReach) -> Result<Serving, ErrorReport> {
+    let server = app.server().ok_or_else(no_server)?;
+    if server.status().is_none() {
+        return Err(ErrorReport::new(ErrorCode::Refused, "the table is not served: start hosting first"));
+    }
+    let serving = server.set_reach(to.reach)?;
     app.hosting_changed();
     Ok(serving)
 }

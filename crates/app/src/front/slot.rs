@@ -31,6 +31,11 @@ impl Slot {
     pub(super) fn put(&self, in_play: InPlay) {
         *self.0.write().unwrap_or_else(|p| p.into_inner()) = Some(Arc::new(in_play));
     }
+
+    /// Takes the campaign out of play; what was in play.
+    pub(super) fn take(&self) -> Option<Arc<InPlay>> {
+        self.0.write().unwrap_or_else(|p| p.into_inner()).take()
+    }
 }
 
 fn no_campaign() -> ErrorReport {

@@ -224,6 +224,19 @@ impl Session {
         Ok(entry)
     }
 
+    /// Changes whether players see a hidden participant of the turn order as "someone", and
+    /// announces it.
+    pub fn set_someone_in_turns(&self, actor: &Role, shown: bool) -> Result<LogEntry, CampaignError> {
+        let entry = self.changing(|c| c.set_someone_in_turns(actor, shown))?;
+        self.shared.publish(SessionEvent::Committed {
+            seq: entry.seq,
+            actor: actor.clone(),
+            action: "someone_in_turns".into(),
+            readers: None,
+        });
+        Ok(entry)
+    }
+
     /// Does one GM scene operation, and announces it.
     pub fn scene(&self, actor: &Role, op: crate::campaign::SceneOp) -> Result<LogEntry, CampaignError> {
         let entry = self.changing(|c| c.scene(actor, op))?;

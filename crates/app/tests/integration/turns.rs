@@ -126,3 +126,35 @@ fn a_player_never_receives_a_hidden_npcs_place_in_the_order() {
     let line = houserule_core::render::turn_line(&gm).unwrap();
     assert!(line.starts_with("turn order, round 1: Sniper Zyx's turn — Dutch (acted), ▶ Sniper Zyx, Mack"), "{line}");
 }
+
+#[test]
+fn the_gm_may_show_a_hidden_npc_to_players_as_someone_and_nothing_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = fight(&dir.path().join("someone.houserule"));
+    act(&mut c, &Role::Player("bob".into()), "done", json!({})).unwrap();
+    let told = c.set_someone_in_turns(&Role::Gm, true).unwrap();
+    assert!(json!(told).to_string().contains("as someone"), "the table is told: {told:?}");
+    let view = c.view(&ann());
+    let seats: Vec<(&str, bool, bool)> = view.turns.order.iter().map(|s| (s.id.as_str(), s.someone, s.now)).collect();
+    assert_eq!(
+        seats,
+        [("dutch", false, false), ("", true, true), ("mack", false, false)],
+        "in the sniper's place, someone"
+    );
+    assert!(view.turns.someone_now && view.turns.current.is_none(), "it is someone's turn, not whose");
+    assert!(view.turns.order[1].key.is_empty(), "someone's initiative is not told");
+    let received = serde_json::to_string(&(json!(view), json!(c.log(&ann(), 1).unwrap()))).unwrap();
+    assert!(!received.contains("sniper") && !received.contains("Zyx") && !received.contains("[14]"), "{received}");
+    let line = houserule_core::render::turn_line(&c.view(&ann())).unwrap();
+    assert_eq!(line, "turn order, round 1: someone else's turn — Dutch (acted), ▶ someone, Mack");
+
+    let undone = c.undo(&Role::Gm, None);
+    assert!(undone.is_ok(), "{undone:?}");
+    assert!(c.table().someone_in_turns, "undo takes back the last action, never the GM's choice");
+    c.set_someone_in_turns(&Role::Gm, false).unwrap();
+    let view = c.view(&ann());
+    assert_eq!(view.turns.order.len(), 2, "left out again");
+    assert!(!view.turns.someone_now);
+    let report = verified(&c);
+    assert!(report.ok, "the file verifies: {report:?}");
+}

@@ -18,7 +18,13 @@ use serde_json::json;
 
 /// The parts of a table undo restores (not the dice counter, the rules or the permissions).
 fn restorable(t: &Table) -> Table {
-    Table { next_roll: 0, rules: Default::default(), typed_dice: Default::default(), ..t.clone() }
+    Table {
+        next_roll: 0,
+        rules: Default::default(),
+        typed_dice: Default::default(),
+        someone_in_turns: false,
+        ..t.clone()
+    }
 }
 
 fn roles() -> Vec<Role> {

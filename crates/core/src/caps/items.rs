@@ -183,7 +183,10 @@ fn change_names(change: &Change) -> Result<(), CapError> {
         }
         Change::TypedDice { player, .. } => name("a player", player),
         Change::Seat { entity, .. } | Change::Turn { entity: Some(entity) } => name("an entity's id", entity),
-        Change::Round { .. } | Change::Encounter { .. } | Change::Turn { entity: None } => Ok(()),
+        Change::Round { .. }
+        | Change::Encounter { .. }
+        | Change::Turn { entity: None }
+        | Change::SomeoneInTurns { .. } => Ok(()),
         Change::Deck { deck, part } => {
             name("a deck's name", deck)?;
             part.names().try_for_each(|n| name("a card or its holder", n))
