@@ -268,6 +268,7 @@ class Table:
             ("a second referee for the campaign is refused while one runs", self.second_referee),
             ("!hr actions lists what ann may do", self.ask_actions),
             ("!hr act challenge_roll is answered with a verify line", self.act_challenge_roll),
+            ("!hr turn says where the challenge's turn stands", self.ask_turn),
             ("!hr say and !hr log", self.say_and_log),
             ("bad commands are refused by name and log nothing", self.bad_commands),
             ("eve, not at this table, is refused once, then passed over", self.eve_refused),
@@ -447,6 +448,11 @@ class Table:
         check(entry["hash"] == self.verify_hash, f"log hash {entry['hash']} != posted {self.verify_hash}")
         check(entry.get("actor") == "player:ann", f"challenge_roll logged as {entry.get('actor')}")
         check(origin_event(entry) == request.event_id, f"detail.origin.event {origin_event(entry)!r}")
+
+    async def ask_turn(self):
+        reply = await self.answer(await self.send("bo", "!hr turn"))
+        check(reply.body.startswith("Turn order, round 1:"), f"!hr turn: {reply.body!r}")
+        check("Gandolf (acted)" in reply.body, f"!hr turn does not show Gandolf has rolled: {reply.body!r}")
 
     async def say_and_log(self):
         words = f"The goblins smell of cabbage ({secrets.token_hex(3)})"

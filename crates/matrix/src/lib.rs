@@ -7,6 +7,7 @@
 //!   player may see;
 //! - [`referee::Referee`]: reads `!hr` commands ([`commands`]) in room order, takes actions as
 //!   the sender's player, answers each request once and posts every event ([`messages`]);
+//! - [`turns`]: whose turn it is (`!hr turn`), and the room told when a turn passes;
 //! - [`online::MatrixOnline`]: the same inside the desktop app, run from its Online panel.
 //!
 //! What the file keeps of the room is in [`link`]. Only unencrypted rooms are played in: a room
@@ -20,6 +21,7 @@ pub mod messages;
 pub mod online;
 pub mod referee;
 pub mod room;
+pub mod turns;
 
 use houserule_app::front::App;
 use houserule_core::{ErrorCode, ErrorReport};

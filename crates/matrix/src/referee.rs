@@ -45,7 +45,7 @@ use houserule_app::chat::{Bridged, ChatMessage};
 use houserule_app::front::App;
 use houserule_core::manifest::Manifest;
 use houserule_core::render;
-use houserule_core::view::{ActionForm, LogEntry, View};
+use houserule_core::view::{ActionForm, CampaignInfo, LogEntry, View};
 use houserule_core::{ErrorReport, Role};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -328,6 +328,7 @@ impl Referee {
                 &format!("{sender} has no seat at this table: the GM gives one with `houserule matrix invite FILE {sender} --as NAME`"),
                 id,
             )),
+            (Ok(Request::Turn), Some(role)) => self.turn(&Caller::new(role, &self.front), id, direct)?,
             (Ok(Request::Call(call)), Some(role)) => {
                 let caller = Caller::new(role, &self.front);
                 match self.answer(&caller, *call, id, direct)? {
@@ -409,6 +410,16 @@ impl Referee {
         }
     }
 
+    /// Whose turn it is: the room's line to the room, a player who may see more told privately.
+    fn turn(&self, caller: &Caller, id: &str, direct: Option<&str>) -> Result<Answer, MatrixError> {
+        let own: View = match self.app.ask(caller, Call::View(As::default())) {
+            Ok(v) => v,
+            Err(e) => return Ok(Answer::Room(Notice::refusal(&refusal(&e), id))),
+        };
+        let public: View = self.app.ask(&self.public(), Call::View(As { role: Some("public".into()) }))?;
+        Ok(self.split(id, &caller.role, direct, crate::turns::line(&public), crate::turns::line(&own)))
+    }
+
     /// The referee itself, reading what the room (the public) or a seat may see.
     fn public(&self) -> Caller {
         Caller::new(Role::Gm, &self.front)
@@ -445,11 +456,26 @@ impl Referee {
         }
     }
 
+    /// Tells the room whose turn it is now (after event `seq`, the last; sent once: its
+    /// transaction id is the event's).
+    async fn tell_turn(&self, info: &CampaignInfo, seq: u64) -> Result<(), MatrixError> {
+        let public: View = self.app.ask(&self.public(), Call::View(As { role: Some("public".into()) }))?;
+        let notice = Notice::text(crate::turns::line(&public), None);
+        let txn = format!("hr-turn-{}-{seq}", short(&info.id));
+        match self.deliver(&self.link.room, &txn, &notice).await {
+            Ok(()) | Err(MatrixError::Refused { .. }) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Posts every campaign event after `posted`, in order.
     async fn post_new(&self) -> Result<(), MatrixError> {
         let (info, _) = self.app.current().ok_or(MatrixError::NoCampaign)?;
         let seats = link::seats(&self.app)?;
         let mut posted = link::place(&self.app)?.posted;
+        // Whether a turn passed among the events posted now: the room is told where the turn
+        // stands once, after the last of them.
+        let mut turn_moved = false;
         while posted < info.events {
             let before = (posted + 1 + POST_PAGE).min(info.events + 1);
             let public = self.page("public", posted + 1, before)?;
@@ -476,6 +502,10 @@ impl Referee {
                     if let Err(e @ MatrixError::Refused { .. }) = self.deliver(&self.link.room, &txn, n).await {
                         self.post_failed(seq, reply_to, thread.as_deref(), &e).await?;
                     }
+                }
+                turn_moved |= shown.is_some_and(crate::turns::moved);
+                if turn_moved && seq == info.events {
+                    self.tell_turn(&info, seq).await?;
                 }
                 for (direct, page) in &own {
                     let Some(entry) = page.iter().find(|e| e.seq == seq) else { continue };
