@@ -1,7 +1,8 @@
 //! The map's benchmarks (issue 32, point 8, in part): the figures in docs/performance.md come
 //! from `cargo bench -p houserule-app --bench scene`. A scene of 200 tokens under fog, a GM and
 //! six players: a token's move committed to a campaign file, then the view every one of the seven
-//! would be sent (what "every client redrawn" costs the GM's machine), and the ruler's measure.
+//! would be sent (what "every client redrawn" costs the GM's machine), the ruler's measure, and
+//! masking a fogged 4096×4096 map picture for one viewer.
 #![allow(clippy::print_stdout, reason = "a benchmark reports its figures")]
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -106,5 +107,55 @@ fn ruler(crit: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, moves, ruler);
+/// A 4096×4096 map (a tiled floor, so it compresses as a real map does, not as a flat colour).
+fn big_map() -> Vec<u8> {
+    let img = image::RgbaImage::from_fn(4096, 4096, |x, y| {
+        let tile = ((x / 64) + (y / 64)) % 2 == 0;
+        let grain = ((x * 7 + y * 13) % 23) as u8;
+        if tile {
+            image::Rgba([150 + grain, 130, 100, 255])
+        } else {
+            image::Rgba([90, 100 + grain, 80, 255])
+        }
+    });
+    let mut out = std::io::Cursor::new(Vec::new());
+    img.write_to(&mut out, image::ImageFormat::Png).expect("the map encodes");
+    out.into_inner()
+}
+
+/// Masking a fogged 4096×4096 map for one viewer: a 64-pixel grid with a quarter of its cells
+/// revealed (1024 cells, the party's explored rooms) and one revealed polygon; the picture is
+/// decoded, every fogged pixel blacked out and the result written as a PNG, as the `picture`
+/// call does once per fog change and viewer.
+fn masking(crit: &mut Criterion) {
+    use houserule_core::scene::fog::Fog;
+    use houserule_core::scene::grid::{GridKind, Measure, Unit};
+    let bytes = big_map();
+    let grid = Grid {
+        kind: GridKind::Square,
+        size: 64.0,
+        unit: Unit { name: "square".into(), per_cell: 1.0 },
+        measure: Measure::Chebyshev,
+    };
+    let mut fog = Fog { on: true, ..Fog::default() };
+    fog.cells.extend((0..64).flat_map(|x| (0..16).map(move |y| Cell(x, y * 4 + x % 4))));
+    fog.polygons.push(vec![(10.0, 10.0), (30.5, 12.0), (28.0, 40.0), (12.0, 35.5)]);
+    let revealed = fog.revealed_polygons(&grid);
+    let mut group = crit.benchmark_group("masking a fogged 4096×4096 map");
+    group.sample_size(10);
+    group.bench_function("decode, black out the fog, encode (one viewer)", |b| {
+        b.iter(|| std::hint::black_box(houserule_app::pictures::mask("map.png", &bytes, &revealed).expect("masked")))
+    });
+    let rgba = image::load_from_memory(&bytes).expect("decoded").into_rgba8();
+    group.bench_function("black out the fog alone", |b| {
+        b.iter(|| {
+            let mut img = rgba.clone();
+            houserule_app::pictures::black_out(&mut img, &revealed);
+            std::hint::black_box(img)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, moves, ruler, masking);
 criterion_main!(benches);

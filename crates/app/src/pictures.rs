@@ -107,23 +107,49 @@ pub fn mask(file: &str, bytes: &[u8], revealed: &[Vec<(f64, f64)>]) -> Result<Ve
     encode_png(file, &rgba)
 }
 
-/// Writes every pixel outside the revealed polygons black (scan line by scan line).
+/// A revealed area's corners, in pixels.
+type Polygon = Vec<(f64, f64)>;
+
+/// Writes every pixel outside the revealed polygons black (scan line by scan line). A row
+/// meets only the polygons whose height spans its centre: polygons are taken up in the order
+/// their first row comes and let go after their last, so a map with a thousand revealed cells
+/// costs a few polygons per row, not a thousand.
 pub fn black_out(image: &mut RgbaImage, revealed: &[Vec<(f64, f64)>]) {
     let (w, h) = image.dimensions();
+    // The rows whose centres `y + 0.5` a polygon's height spans (a superset is harmless).
+    let span = |p: &Polygon| {
+        let (lo, hi) = p.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), q| (lo.min(q.1), hi.max(q.1)));
+        ((lo - 0.5).ceil().max(0.0), (hi - 0.5).floor().min(f64::from(h) - 1.0))
+    };
+    let mut waiting: Vec<(usize, usize, &Polygon)> = revealed
+        .iter()
+        .filter(|p| p.len() >= 3)
+        .map(|p| (span(p), p))
+        .filter(|((first, last), _)| first <= last)
+        .map(|((first, last), p)| (first as usize, last as usize, p))
+        .collect();
+    waiting.sort_by_key(|(first, _, _)| std::cmp::Reverse(*first));
+    let mut active: Vec<(usize, &Polygon)> = Vec::new();
     let mut open = vec![false; w as usize];
     let mut crossings = Vec::new();
-    for y in 0..h {
+    let width = w as usize * 4;
+    for (y, row) in image.as_mut().chunks_exact_mut(width).enumerate() {
+        while waiting.last().is_some_and(|(first, _, _)| *first <= y) {
+            let (_, last, p) = waiting.pop().expect("a polygon waits");
+            active.push((last, p));
+        }
+        active.retain(|(last, _)| *last >= y);
         open.iter_mut().for_each(|o| *o = false);
-        let yc = f64::from(y) + 0.5;
-        for polygon in revealed.iter().filter(|p| p.len() >= 3) {
+        let yc = y as f64 + 0.5;
+        for (_, polygon) in &active {
             crossings_at(polygon, yc, &mut crossings);
             for pair in crossings.chunks_exact(2) {
                 mark(&mut open, pair[0], pair[1]);
             }
         }
-        for (x, seen) in open.iter().enumerate() {
+        for (px, seen) in row.chunks_exact_mut(4).zip(&open) {
             if !seen {
-                image.put_pixel(x as u32, y, image::Rgba([0, 0, 0, 255]));
+                px.copy_from_slice(&[0, 0, 0, 255]);
             }
         }
     }
