@@ -2,7 +2,7 @@
 // critical violation, and no landmark problem, on every screen — the join page, the GM's start,
 // and on a campaign with a map picture, a token, an encounter, rolls of every sort (one undone)
 // and a house rule: the table (its map, and on a narrow screen its Actions and Log panels), the
-// Rules tab, the house-rule editor, Players and Balance for the GM, and a player's table, Rules,
+// Rules tab, the house-rule editor, Handouts, Players and Balance for the GM, and a player's table, Rules, Handouts,
 // Actions and Log — each in light and dark, on a desktop (1280×800) and a phone (390×844). On a
 // phone there is one navigation bar. Phone screenshots in dark go to target/screenshots/a11y-*.png.
 //
@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { deflateSync, crc32 } from "node:zlib";
-import { gmCreates, inviteLink, launchBrowser, openAction, openPage, pickPlayer, screenshot, startServer, submit, until, writeHouseRule } from "./support.mjs";
+import { gmCreates, inviteLink, launchBrowser, openAction, openHandouts, openPage, pickPlayer, screenshot, showHandout, startServer, submit, until, writeHandout, writeHouseRule } from "./support.mjs";
 
 const require = createRequire(new URL("../../ui/package.json", import.meta.url));
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -92,6 +92,10 @@ async function check(page, screen, open) {
     for (const scheme of SCHEMES) {
       await page.setViewportSize(viewport);
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+      // The page lays itself out for the new size when its media queries report the change (in
+      // the next rendering step) and the UI re-renders its bar: a click before then lands on a
+      // button that is being turned into another one (the bar's buttons are reused by place).
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
       try {
         await open(page, size);
       } catch (e) {
@@ -191,6 +195,8 @@ describe("axe finds nothing serious, on every screen, light and dark, desktop an
     await gm.locator(".log-entry.voided").first().waitFor();
     const editor = await writeHouseRule(gm, "kind_dice.rhai", '// Kinder dice for everyone.\nfn kinder(n) {\n    let best = n + 1;\n    best\n}\n');
     await editor.getByRole("status").filter({ hasText: "Saved kind_dice.rhai" }).waitFor();
+    await writeHandout(gm, { title: "A letter", text: "Meet me at the *mill*.\n\n- come alone", picture: { name: "seal.png", buffer: png(96, 64) } });
+    await showHandout(gm, "A letter", { players: ["bo"] });
     await gm.getByRole("tab", { name: "Table" }).click();
     ({ page: player } = await openPage(browser, await inviteLink(gm, "bo"), errors));
     await player.getByRole("region", { name: "Map" }).waitFor();
@@ -205,12 +211,18 @@ describe("axe finds nothing serious, on every screen, light and dark, desktop an
         await p.getByRole("textbox", { name: "House rule text" }).waitFor();
       })),
     );
+    failures.push(...(await check(gm, "GM handouts", (p) => openHandouts(p))));
     failures.push(...(await check(gm, "GM players", tab("Players"))));
     failures.push(...(await check(gm, "GM balance", tab("Balance"))));
     failures.push(...(await check(player, "player table", pane("Table"))));
     failures.push(...(await check(player, "player actions", pane("Actions"))));
     failures.push(...(await check(player, "player log", pane("Log"))));
     failures.push(...(await check(player, "player rules", tab("Rules"))));
+    failures.push(
+      ...(await check(player, "player handouts", async (p) => {
+        await (await openHandouts(p)).getByRole("article", { name: "A letter" }).waitFor();
+      })),
+    );
   });
 
   it("has no serious violation, no landmark problem and one navigation bar on a phone", () => {

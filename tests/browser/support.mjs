@@ -258,3 +258,44 @@ export async function writeHouseRule(gm, file, text) {
   await editorPanel.getByRole("button", { name: "Save and reload" }).click();
   return editorPanel;
 }
+
+/** The GM's Handouts tab (its name carries how many handouts there are). */
+export async function openHandouts(page) {
+  await page.getByRole("tab", { name: /^Handouts/ }).click();
+  return page.getByRole("main", { name: "Handouts" });
+}
+
+/**
+ * The GM writes a handout on the Handouts tab (with a picture: `{name, buffer}` of a PNG) and
+ * returns its card once it shows.
+ */
+export async function writeHandout(gm, { title, text, picture = null }) {
+  const screen = await openHandouts(gm);
+  await screen.getByRole("button", { name: "New handout" }).click();
+  await screen.getByLabel("Title", { exact: true }).fill(title);
+  await screen.getByLabel(/^Text/).fill(text);
+  if (picture) {
+    await screen.getByLabel(/^Picture/).setInputFiles({ name: picture.name, mimeType: "image/png", buffer: picture.buffer });
+    await screen.getByText(`With ${picture.name}.`).waitFor();
+  }
+  await screen.getByRole("button", { name: "Write the handout" }).click();
+  const card = screen.getByRole("article", { name: title, exact: true });
+  await card.waitFor();
+  return card;
+}
+
+/** The GM shows the handout titled `title` to the players named (or, with `everyone`, to all). */
+export async function showHandout(gm, title, { players = [], everyone = false }) {
+  const card = (await openHandouts(gm)).getByRole("article", { name: title, exact: true });
+  const who = card.getByRole("group", { name: "Who reads it" });
+  if (everyone) await who.getByRole("checkbox", { name: "Everyone", exact: true }).check();
+  for (const p of players) {
+    const box = who.getByRole("checkbox", { name: p, exact: true });
+    if (await box.count()) await box.check();
+    else await who.getByLabel("Another player").fill(p);
+  }
+  await card.getByRole("button", { name: "Save who reads it" }).click();
+  const said = everyone ? "Everyone reads it." : `Read by ${[...players].sort().join(", ")}.`;
+  await card.getByText(said, { exact: true }).waitFor();
+  return card;
+}

@@ -273,6 +273,7 @@ class Table:
             ("bad commands are refused by name and log nothing", self.bad_commands),
             ("eve, not at this table, is refused once, then passed over", self.eve_refused),
             ("ann's view and a whisper reach her direct room only", self.private_to_ann),
+            ("a handout shown to ann reaches her direct room only", self.handout_to_ann),
             ("the GM acting from the CLI shows up in the room", self.gm_acts_from_cli),
             ("requests sent while the referee is down are answered once", self.down_and_back),
             *[(f"kill -9 at a random moment, round {i}", self.random_kill) for i in (1, 2, 3)],
@@ -521,6 +522,41 @@ class Table:
         self.private_events.append(whisper.event_id)
         await asyncio.sleep(1.0)  # time for a leak to arrive before looking for one
         await self.check_privacy()
+
+    async def handout_to_ann(self):
+        ann, direct = self.players["ann"], self.direct["ann"]
+        words = f"vault-code-{secrets.token_hex(4)}"
+        op = {"op": "write", "title": "The vault", "text": f"The code is *{words}*."}
+        await self.cli.run("handout", self.campaign, "--op", json.dumps(op))
+        listed = await self.cli.json("handout", self.campaign)
+        hid = next(h["id"] for h in listed if h["title"] == "The vault")
+        start = len(ann.seen)
+        await self.cli.run("handout", self.campaign, "--op", json.dumps({"op": "reveal", "id": hid, "players": ["ann"]}))
+        told = await self.guarded(
+            ann.wait_for(
+                lambda m: m.sender == self.gm and "shows you the handout" in m.body,
+                REPLY_TIMEOUT,
+                "the line that ann is shown a handout",
+                since=start,
+            )
+        )
+        check(told.room_id == direct, f"ann was told of her handout in {told.room_id}, not her direct room")
+        request = await self.send("ann", "!hr handouts")
+        room_answer = await self.answer(request)
+        check("No handout has been shown to you" in room_answer.body, f"the room's answer: {room_answer.body!r}")
+        got = await self.guarded(
+            ann.wait_for(lambda m: m.sender == self.gm and words in m.body, REPLY_TIMEOUT, "ann's handout", since=start)
+        )
+        check(got.room_id == direct, f"ann's handout was posted in {got.room_id}, not her direct room")
+        await asyncio.sleep(1.0)  # time for a leak to arrive before looking for one
+        for m in await ann.history(self.room):
+            check(words not in m.body and hid not in m.body, f"the handout leaked into the shared room: {m.body!r}")
+        bo = self.players["bo"]
+        seen = list(bo.seen)
+        for room_id in list(bo.client.rooms):
+            seen += await bo.history(room_id)
+        for m in seen:
+            check(words not in m.body and "The vault" not in m.body, f"bo saw ann's handout in {m.room_id}")
 
     async def check_privacy(self):
         """Nothing private to ann is in the shared room or anywhere bo can see."""

@@ -105,6 +105,8 @@ export type View = {
   decks?: DeckView[];
   /** The scenes the viewer may see (a player: the one shown, with only the tokens they may see). */
   scenes?: SceneView[];
+  /** The handouts the viewer may read (the GM: every one), in the order they were written. */
+  handouts?: HandoutView[];
 };
 
 /** A pool as one viewer sees it. */
@@ -286,6 +288,19 @@ export type TokenView = {
   hidden: boolean;
   /** Players other than its owner do not see it: it is hidden, or its entity is not public. */
   unseen?: boolean;
+};
+
+/** A handout as one viewer sees it. */
+export type HandoutView = {
+  id: string;
+  title: string;
+  text: string;
+  /** The picture's digest (the `picture` call gives it to whoever may read the handout). */
+  picture?: string | null;
+  /** Revealed to everyone. */
+  everyone: boolean;
+  /** The players it is revealed to by name: all of them for the GM, only the viewer for a player. */
+  readers: string[];
 };
 
 /** An action a viewer may take, as a form. */
@@ -656,6 +671,10 @@ export type Change = {
   op: "picture";
   digest: string;
   picture?: Picture | null;
+} | {
+  op: "handout";
+  id: string;
+  handout?: Handout | null;
 };
 
 /** One entity on the table. */
@@ -760,6 +779,19 @@ export type Picture = {
 
 /** The image formats Houserule keeps. */
 export type Format = "png" | "jpeg" | "webp";
+
+/** One handout. */
+export type Handout = {
+  title: string;
+  /** Light Markdown (paragraphs, emphasis, lists, headings, links); front ends render it with HTML turned off. */
+  text?: string;
+  /** The digest of a picture the campaign holds. */
+  picture?: string | null;
+  /** Revealed to everyone (players and a public thread alike). */
+  everyone?: boolean;
+  /** The players it is revealed to by name (besides everyone, when it is). */
+  readers?: string[];
+};
 
 /** A post as the log keeps it. */
 export type Post = {
@@ -978,6 +1010,24 @@ export type SceneOp = {
   cover?: Cell[];
   polygon?: [number, number][] | null;
   cover_all?: boolean;
+};
+
+/** One thing the GM does to the handouts. */
+export type HandoutOp = {
+  op: "write";
+  id?: string | null;
+  title: string;
+  text?: string;
+  /** The digest of a picture the campaign holds. */
+  picture?: string | null;
+} | {
+  op: "reveal";
+  id: string;
+  everyone?: boolean;
+  players?: string[];
+} | {
+  op: "remove";
+  id: string;
 };
 
 /** A token's move: its id and its path of cells, the first where it stands. */
@@ -1628,13 +1678,15 @@ export interface Calls {
   someone_in_turns: { params: SomeoneInTurns; result: LogEntry };
   /** Prepares the scenes: makes, changes, shows or removes a scene; places, changes, hides or removes a token; turns fog on or off, reveals or covers cells or a polygon. Told to the GM only; undone like an action. */
   scene: { params: SceneOp; result: LogEntry };
+  /** Writes, reveals (to everyone or to chosen players), takes back or removes a handout: a title, light Markdown and an optional picture. Until revealed to a player, nothing of it reaches them; undone like an action. */
+  handout: { params: HandoutOp; result: LogEntry };
   /** Moves a token along a path of cells (the first where it stands): the GM any token, a player their own (or any they see where the scene allows); the rules' move hook may refuse it, and then nothing is kept. */
   move: { params: MoveToken; result: LogEntry };
   /** Measures a path on a grid as the rules do (the ruler): its length in cells and in the grid's unit, and whether it runs straight. Reads nothing of the table. */
   measure: { params: MeasurePath; result: Measured };
   /** Imports a picture (PNG, JPEG or WebP, at most 25 MB and 16384×16384 pixels) into the campaign file: decoded whole first, then kept with the event that adds it, or refused naming the file and the limit with nothing kept. */
   import_picture: { params: ImportPicture; result: Imported };
-  /** A picture as the caller may see it, by key: the GM any picture by its digest; a player the background of the scene shown to them by its map key (fogged areas black, made on this machine) or the image of a token they see. */
+  /** A picture as the caller may see it, by key: the GM any picture by its digest; a player a handout's picture by its digest once the handout is revealed to them; the background of the scene shown to them by its map key (fogged areas black, made on this machine) or the image of a token they see. */
   picture: { params: PictureKey; result: PictureData };
   /** Makes a player's join link (shown once; replaces the player's older link). */
   invite: { params: PlayerName; result: NewInvite };

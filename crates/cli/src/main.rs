@@ -317,6 +317,17 @@ enum Command {
         #[arg(long, conflicts_with = "op")]
         map: Option<PathBuf>,
     },
+    /// The handouts: each one a viewer may read, with its text, as the GM (who also sees who
+    /// reads it) or --as player:NAME sees it; with --op JSON, one of the GM's handout operations
+    /// ('{"op":"write","title":"The duke's letter","text":"Meet me at the *mill*."}', then
+    /// '{"op":"reveal","id":"h-…","players":["ann"]}' or '"everyone":true', or remove).
+    Handout {
+        file: PathBuf,
+        #[arg(long = "as")]
+        role: Option<String>,
+        #[arg(long)]
+        op: Option<String>,
+    },
     /// Move a token along a path of cells (x,y each; the first where it stands), through the
     /// ruleset's move hook.
     Move {
@@ -452,6 +463,7 @@ fn main() -> ExitCode {
             commands::pictures::map(json, &file, role.as_deref(), &out)
         }
         Command::Scene { file, role, op, .. } => commands::scene::scene(json, &file, role.as_deref(), op.as_deref()),
+        Command::Handout { file, role, op } => commands::handout::handout(json, &file, role.as_deref(), op.as_deref()),
         Command::Move { file, token, path, role } => {
             commands::scene::move_token(json, &file, &token, &path, role.as_deref())
         }

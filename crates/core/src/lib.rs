@@ -19,6 +19,7 @@ pub mod engine;
 pub mod entity;
 pub mod error;
 pub mod event;
+pub mod handout;
 pub mod house;
 pub mod manifest;
 pub mod names;

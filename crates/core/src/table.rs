@@ -7,6 +7,7 @@
 
 use crate::deck::{Deck, DeckError, DeckPart};
 use crate::entity::{Entity, Field};
+use crate::handout::Handout;
 use crate::picture::Picture;
 use crate::pool::{Counts, Pool, PoolRef};
 use crate::scene::fog::Fog;
@@ -70,6 +71,9 @@ pub struct Table {
     /// here). Left out while there are none, so a table made before pictures hashes as it did.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub pictures: BTreeMap<String, Picture>,
+    /// The GM's handouts by id, in the order they were written. Left out while there are none.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub handouts: IndexMap<String, Handout>,
 }
 
 /// One change to the table.
@@ -216,6 +220,13 @@ pub enum Change {
         digest: String,
         picture: Option<Picture>,
     },
+    /// Writes a handout (its text, picture and who it is revealed to), or with none removes it.
+    /// GM only: a player reads a handout revealed to them in their view, and learns of it by
+    /// the line the GM's action tells them.
+    Handout {
+        id: String,
+        handout: Option<Handout>,
+    },
 }
 
 /// A change that does not fit the table it is applied to.
@@ -250,6 +261,8 @@ pub enum TableError {
     TokenExists(String),
     #[error("there is no picture {0} on the table")]
     NoPicture(String),
+    #[error("there is no handout '{0}'")]
+    NoHandout(String),
 }
 
 impl Table {
@@ -361,7 +374,8 @@ impl Table {
             | Change::ShowScene { .. }
             | Change::Moves { .. }
             | Change::Fog { .. }
-            | Change::Picture { .. } => (Visibility::Gm, None),
+            | Change::Picture { .. }
+            | Change::Handout { .. } => (Visibility::Gm, None),
         }
     }
 
@@ -554,6 +568,15 @@ impl Table {
             }
             Change::Picture { digest, picture: None } => {
                 self.pictures.remove(digest).ok_or_else(|| TableError::NoPicture(digest.clone()))?;
+            }
+            Change::Handout { id, handout: Some(h) } => {
+                if let Some(d) = h.picture.as_ref().filter(|d| !self.pictures.contains_key(*d)) {
+                    return Err(TableError::NoPicture(d.clone()));
+                }
+                self.handouts.insert(id.clone(), h.clone());
+            }
+            Change::Handout { id, handout: None } => {
+                self.handouts.shift_remove(id).ok_or_else(|| TableError::NoHandout(id.clone()))?;
             }
         }
         Ok(())

@@ -32,6 +32,8 @@ pub fn restore(now: &Table, then: &Table) -> Vec<Change> {
     out.extend(scenes_before);
     // Pictures the undone actions imported leave the table (their bytes stay in the file).
     out.extend(pictures(now, then));
+    // Handouts come back as they were (after the pictures they may show).
+    out.extend(handouts(now, then));
     // Entities the undone actions made go; ones they removed come back whole.
     for id in now.entities.keys().filter(|id| !then.entities.contains_key(*id)) {
         out.push(Change::Remove { id: id.clone() });
@@ -129,6 +131,15 @@ fn pictures(now: &Table, then: &Table) -> Vec<Change> {
     let back = then.pictures.iter().filter(|(d, p)| now.pictures.get(*d) != Some(p));
     gone.map(|d| Change::Picture { digest: d.clone(), picture: None })
         .chain(back.map(|(d, p)| Change::Picture { digest: d.clone(), picture: Some(p.clone()) }))
+        .collect()
+}
+
+/// The handouts `now` has that `then` had not go; the ones that differ are written back.
+fn handouts(now: &Table, then: &Table) -> Vec<Change> {
+    let gone = now.handouts.keys().filter(|id| !then.handouts.contains_key(*id));
+    let back = then.handouts.iter().filter(|(id, h)| now.handouts.get(*id) != Some(h));
+    gone.map(|id| Change::Handout { id: id.clone(), handout: None })
+        .chain(back.map(|(id, h)| Change::Handout { id: id.clone(), handout: Some(h.clone()) }))
         .collect()
 }
 
@@ -314,7 +325,19 @@ mod tests {
         then.pools.insert("momentum".into(), Pool::new(2, 0, Some(6), Visibility::Public));
         then.vars.insert("scene".into(), Field { value: json!("docks"), visibility: Visibility::Gm });
         then.round = 3;
+        let note = |title: &str| crate::handout::Handout {
+            title: title.into(),
+            text: String::new(),
+            picture: None,
+            everyone: false,
+            readers: Default::default(),
+        };
+        then.handouts.insert("h-map".into(), note("Map of the keep"));
+        then.handouts.insert("h-gone".into(), note("A letter"));
         let mut now = then.clone();
+        now.handouts.shift_remove("h-gone");
+        now.handouts.get_mut("h-map").unwrap().everyone = true;
+        now.handouts.insert("h-new".into(), note("A diary"));
         now.entities.shift_remove("b");
         now.entities.insert("c".into(), hero("c"));
         let a = now.entities.get_mut("a").unwrap();

@@ -95,6 +95,9 @@ pub struct View {
     /// The scenes the viewer may see (a player: the one shown, with only the tokens they may see).
     #[serde(default)]
     pub scenes: Vec<crate::view_scene::SceneView>,
+    /// The handouts the viewer may read (the GM: every one), in the order they were written.
+    #[serde(default)]
+    pub handouts: Vec<crate::handout::HandoutView>,
 }
 
 /// One participant in the turn order, as a viewer sees it.
@@ -225,6 +228,7 @@ pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
         turns: turns_view(table, role),
         decks: crate::deck_view::decks_view(table, role),
         scenes: crate::view_scene::scenes_view(table, role),
+        handouts: table.handouts.iter().filter_map(|(id, h)| h.view_for(id, role)).collect(),
     }
 }
 

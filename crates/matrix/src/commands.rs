@@ -31,11 +31,12 @@ pub const MAX_LOG: usize = 20;
 /// `!hr actions` (the actions the sender may take), `!hr act ACTION name=value …` (takes one),
 /// `!hr view` (the table as the sender may see it), `!hr log [N]` (the last N entries, 5 when
 /// not said), `!hr say TEXT` (a post to everyone, out of character); `!hr turn` (whose turn it
-/// is, as the sender may see it).
+/// is, as the sender may see it); `!hr handouts` (the handouts the sender may read).
 #[derive(Debug)]
 pub enum Request {
     Help,
     Turn,
+    Handouts,
     /// A call, boxed: a call is large and a help request is nothing.
     Call(Box<Call>),
 }
@@ -183,6 +184,7 @@ fn request(words: &[Word]) -> Result<Request, Unreadable> {
         "actions" => none_after(actions()),
         "view" => none_after(view()),
         "turn" => none_after(Request::Turn),
+        "handouts" | "handout" => none_after(Request::Handouts),
         "log" => match rest {
             [] => Ok(log(5)),
             [n] => match n.text.parse::<usize>() {
@@ -228,7 +230,7 @@ fn request(words: &[Word]) -> Result<Request, Unreadable> {
         }
         other => Err(Unreadable {
             column: command.column,
-            message: format!("'{other}' is not a command: try help, actions, act, view, turn, log or say"),
+            message: format!("'{other}' is not a command: try help, actions, act, view, turn, handouts, log or say"),
         }),
     }
 }
@@ -245,6 +247,7 @@ pub fn help(player: Option<&str>) -> String {
          !hr act ACTION name=value … — take one (quote a value with spaces: name=\"two words\"; lists: a,b)\n\
          !hr view — the table as you may see it (what only you may see comes in our direct room)\n\
          !hr turn — whose turn it is, and the turn order\n\
+         !hr handouts — the handouts the GM has shown you\n\
          !hr log [N] — the last N entries of the log (1 to {MAX_LOG})\n\
          !hr say TEXT — a post into the campaign's log, to everyone\n\
          Each result ends with a line to check it against a copy of the campaign file."

@@ -16,6 +16,7 @@
 pub mod account;
 pub mod commands;
 mod delivery;
+pub mod handouts;
 pub mod link;
 pub mod messages;
 pub mod online;

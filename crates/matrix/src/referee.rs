@@ -329,6 +329,7 @@ impl Referee {
                 id,
             )),
             (Ok(Request::Turn), Some(role)) => self.turn(&Caller::new(role, &self.front), id, direct)?,
+            (Ok(Request::Handouts), Some(role)) => self.handouts(&Caller::new(role, &self.front), id, direct)?,
             (Ok(Request::Call(call)), Some(role)) => {
                 let caller = Caller::new(role, &self.front);
                 match self.answer(&caller, *call, id, direct)? {
@@ -418,6 +419,16 @@ impl Referee {
         };
         let public: View = self.app.ask(&self.public(), Call::View(As { role: Some("public".into()) }))?;
         Ok(self.split(id, &caller.role, direct, crate::turns::line(&public), crate::turns::line(&own)))
+    }
+
+    /// The handouts: the room's in the room, the sender's own in their direct room.
+    fn handouts(&self, caller: &Caller, id: &str, direct: Option<&str>) -> Result<Answer, MatrixError> {
+        let own: View = match self.app.ask(caller, Call::View(As::default())) {
+            Ok(v) => v,
+            Err(e) => return Ok(Answer::Room(Notice::refusal(&refusal(&e), id))),
+        };
+        let public: View = self.app.ask(&self.public(), Call::View(As { role: Some("public".into()) }))?;
+        Ok(self.split(id, &caller.role, direct, crate::handouts::text(&public), crate::handouts::text(&own)))
     }
 
     /// The referee itself, reading what the room (the public) or a seat may see.

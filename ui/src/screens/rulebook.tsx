@@ -3,29 +3,16 @@
 // comes from the engine without the house rules the GM keeps secret; the GM's marks them and
 // lets the GM keep one secret or share it again.
 //
-// The README is the ruleset author's Markdown, and a ruleset is untrusted: it is rendered by
-// markdown-it with HTML off (any HTML in it shows as text), only http(s) and mailto links kept
-// (markdown-it refuses javascript:, data: and the like), and pictures shown as their words
-// (nothing is fetched from elsewhere when someone reads the rules).
+// The README is the ruleset author's Markdown, and a ruleset is untrusted: it is rendered as
+// `ui/markdown.ts` makes such text safe (HTML off, only safe links, no pictures fetched).
 
-import MarkdownIt from "markdown-it";
 import { useEffect, useMemo } from "preact/hooks";
 import { useAction, useCall } from "../calls";
 import type { HouseFunction, HouseRulePage, RuleBook, RuleFileChange } from "../contract";
 import { useStore, type Store } from "../store";
 import { ErrorBox } from "../ui/errors";
+import { markdown } from "../ui/markdown";
 import "../styles/rulebook.css";
-
-const markdown = new MarkdownIt({ html: false, linkify: false, typographer: true });
-markdown.disable(["image"]);
-const validate = markdown.validateLink.bind(markdown);
-markdown.validateLink = (url: string) => validate(url) && /^(https?:|mailto:|#)/i.test(url.trim());
-const renderLink = markdown.renderer.rules.link_open;
-markdown.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-  tokens[idx].attrSet("target", "_blank");
-  tokens[idx].attrSet("rel", "noopener noreferrer");
-  return renderLink ? renderLink(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
-};
 
 /** A function or hook name in words ("count_successes" → "count successes"). */
 export function words(name: string): string {

@@ -1,5 +1,5 @@
 // The table screen: a header (campaign, who is looking, the GM's view switch and tabs), then
-// actions | table | log side by side, the rules everyone reads, or (the GM's) the house rules,
+// actions | table | log side by side, the rules everyone reads, the handouts (a player: once shown one), or (the GM's) the house rules,
 // the players (join links and dice by hand), the balance lab. On a narrow screen the table shows
 // one panel at a time, picked in the same bar as the other screens (Table, Actions, Log): one
 // navigation bar. Landmarks: the header is the banner, each screen is the main.
@@ -15,6 +15,7 @@ import { LogPanel } from "./log";
 import { PostBox } from "./post";
 import { HouseRules } from "./rules";
 import { RuleBookScreen } from "./rulebook";
+import { HandoutsScreen } from "./handouts";
 import { PlayersPanel } from "./players";
 import { BalanceLab } from "./balance";
 import { OnlinePanel } from "./online";
@@ -23,7 +24,7 @@ import { SceneMap } from "./map";
 import { Diagnostics, ErrorBox } from "../ui/errors";
 
 type Pane = "table" | "actions" | "log";
-type Tab = "table" | "book" | "rules" | "players" | "online" | "balance";
+type Tab = "table" | "book" | "handouts" | "rules" | "players" | "online" | "balance";
 
 /** Whether a media query matches now (and re-renders when that changes). */
 function useMedia(query: string): boolean {
@@ -69,7 +70,15 @@ export function TableScreen({ store }: { store: Store }) {
             {s.campaign!.ruleset.name} <span class="muted">v{s.campaign!.ruleset.version}</span>
           </span>
         </div>
-        <Tabs tab={tab} pane={narrow ? pane : null} gm={gm} desktop={s.host === "desktop"} onTab={openTab} onPane={setPane} />
+        <Tabs
+          tab={tab}
+          pane={narrow ? pane : null}
+          gm={gm}
+          desktop={s.host === "desktop"}
+          handouts={s.view?.handouts?.length ?? 0}
+          onTab={openTab}
+          onPane={setPane}
+        />
         <Who store={store} state={s} />
       </header>
       {previewing && (
@@ -93,6 +102,11 @@ export function TableScreen({ store }: { store: Store }) {
           <RuleBookScreen store={store} />
         </div>
       )}
+      {tab === "handouts" && (
+        <div class="book-wrap">
+          <HandoutsScreen store={store} />
+        </div>
+      )}
       <div class="play-wrap" hidden={tab !== "table"}>
         <Play store={store} state={s} tab={tab} pane={pane} narrow={narrow} previewing={previewing} />
       </div>
@@ -106,6 +120,7 @@ function Tabs({
   pane,
   gm,
   desktop,
+  handouts,
   onTab,
   onPane,
 }: {
@@ -113,6 +128,7 @@ function Tabs({
   pane: Pane | null;
   gm: boolean;
   desktop: boolean;
+  handouts: number;
   onTab: (t: Tab) => void;
   onPane: (p: Pane) => void;
 }) {
@@ -138,6 +154,7 @@ function Tabs({
     <div class="tabs" role="tablist" aria-label="Screens">
       {pane ? [panel("table", "Table"), panel("actions", "Actions"), panel("log", "Log")] : button("table", "Table")}
       {button("book", "Rules")}
+      {(gm || handouts > 0) && button("handouts", handouts > 0 ? `Handouts (${handouts})` : "Handouts")}
       {gm && button("rules", "House rules")}
       {gm && button("players", "Players")}
       {gm && desktop && button("online", "Online")}

@@ -60,6 +60,10 @@ calls! {
     /// removes a token; turns fog on or off, reveals or covers cells or a polygon. Told to the GM
     /// only; undone like an action.
     Scene "scene" (crate::campaign::SceneOp) -> LogEntry, Gm => scene::scene;
+    /// Writes, reveals (to everyone or to chosen players), takes back or removes a handout: a
+    /// title, light Markdown and an optional picture. Until revealed to a player, nothing of it
+    /// reaches them; undone like an action.
+    Handout "handout" (crate::campaign::HandoutOp) -> LogEntry, Gm => scene::handout;
     /// Moves a token along a path of cells (the first where it stands): the GM any token, a
     /// player their own (or any they see where the scene allows); the rules' move hook may
     /// refuse it, and then nothing is kept.
@@ -71,7 +75,8 @@ calls! {
     /// campaign file: decoded whole first, then kept with the event that adds it, or refused
     /// naming the file and the limit with nothing kept.
     ImportPicture "import_picture" (ImportPicture) -> Imported, Gm => pictures::import;
-    /// A picture as the caller may see it, by key: the GM any picture by its digest; a player
+    /// A picture as the caller may see it, by key: the GM any picture by its digest; a player a
+    /// handout's picture by its digest once the handout is revealed to them;
     /// the background of the scene shown to them by its map key (fogged areas black, made on
     /// this machine) or the image of a token they see.
     Picture "picture" (PictureKey) -> PictureData, Anyone => pictures::picture;

@@ -10,11 +10,13 @@
 //! committed events, and no script ever runs in this process.
 
 mod append;
+mod handouts;
 mod log;
 mod odds;
 mod open;
 pub mod pictures;
 mod scene;
+pub use handouts::HandoutOp;
 pub use scene::SceneOp;
 mod other_writers;
 mod talk;

@@ -118,6 +118,11 @@ pub fn wanted(table: &Table, role: &Role, key: &str) -> Option<Wanted> {
         let picture = table.pictures.get(key)?.clone();
         return Some(Wanted::Whole { digest: key.to_string(), picture });
     }
+    let read = table.handouts.values().filter(|h| h.seen_by(role));
+    if read.filter_map(|h| h.picture.as_deref()).any(|d| d == key) {
+        let picture = table.pictures.get(key)?.clone();
+        return Some(Wanted::Whole { digest: key.to_string(), picture });
+    }
     for sv in scenes_view(table, role) {
         let scene = table.scenes.scenes.get(&sv.id)?;
         if let (Some(mk), Some(bg)) = (&sv.map_key, &scene.head.background) {

@@ -1,14 +1,19 @@
-//! Scenes: the GM's scene operations and a token's move (see `campaign::scene`).
+//! Scenes and handouts: the GM's scene and handout operations and a token's move (see
+//! `campaign::scene`, `campaign::handouts`).
 
 use super::App;
 use crate::calls::{Caller, MeasurePath, Measured, MoveToken};
-use crate::campaign::SceneOp;
+use crate::campaign::{HandoutOp, SceneOp};
 use houserule_core::dice::Entropy;
 use houserule_core::view::LogEntry;
 use houserule_core::{ErrorCode, ErrorReport};
 
 pub(super) fn scene(app: &App, caller: &Caller, op: SceneOp) -> Result<LogEntry, ErrorReport> {
     app.session()?.scene(&caller.role, op).map_err(|e| e.report())
+}
+
+pub(super) fn handout(app: &App, caller: &Caller, op: HandoutOp) -> Result<LogEntry, ErrorReport> {
+    app.session()?.handout(&caller.role, op).map_err(|e| e.report())
 }
 
 /// A move's hook may roll (a running die): as with an action, a player's browser brings its own

@@ -249,6 +249,18 @@ impl Session {
         Ok(entry)
     }
 
+    /// Does one GM handout operation, and announces it.
+    pub fn handout(&self, actor: &Role, op: crate::campaign::HandoutOp) -> Result<LogEntry, CampaignError> {
+        let entry = self.changing(|c| c.handout(actor, op))?;
+        self.shared.publish(SessionEvent::Committed {
+            seq: entry.seq,
+            actor: actor.clone(),
+            action: "handout".into(),
+            readers: None,
+        });
+        Ok(entry)
+    }
+
     /// Imports a picture (the GM only), and announces it; returns the event (none when the
     /// campaign already held it) and its digest.
     pub fn import_picture(

@@ -6,6 +6,7 @@ mod file_swapped;
 mod form_odds;
 mod forms;
 mod fuzz_regressions;
+mod handouts;
 mod hidden_fields;
 mod hooks;
 mod hostile;

@@ -2,7 +2,8 @@
 //! everyone, to the GM and whispered, some carrying an action — and for every player
 //! everything that player can receive — their view, their log, the answers to their own calls
 //! (results and refusals), the events pushed to them, the forum posts anyone may read, and a
-//! `share --for` copy of the file — must hold none of the values the rules keep from them.
+//! `share --for` copy of the file — must hold none of the values the rules keep from them. The
+//! GM writes handouts and reveals them to some players, to everyone or to nobody as play goes.
 //!
 //! What is secret is worked out here from first principles, from the GM's raw table and the
 //! raw items of every event with `Role::sees` — not by the code under test — and compared by
@@ -111,6 +112,13 @@ fn knowledge(
             put(Visibility::Public, None, &json!(name), &|| format!("pool {name}"));
             put(p.visibility, None, &json!(p.counts), &|| format!("pool {name} counts"));
         }
+        // A handout is read by the GM, by everyone once revealed to everyone, and by the
+        // players it is revealed to by name: nobody else learns anything of it, its id included.
+        for (id, h) in &table.handouts {
+            let reads = viewer.is_gm() || h.everyone || matches!(viewer, Role::Player(p) if h.readers.contains(p));
+            let vis = if reads { Visibility::Public } else { Visibility::Gm };
+            put(vis, None, &json!([id, h.title, h.text, h.picture]), &|| format!("handout {id}"));
+        }
     }
     // Narration, rolls, parameters and results are as secret as the rules or the manifest made
     // them. A change's visibility is what the redaction under test derives, so it is not taken
@@ -175,6 +183,28 @@ impl Received {
 }
 
 /// Plays `steps` random actions; returns each leak found, described.
+/// A handout operation of the GM's: a new handout with words made up here, or one of those
+/// there are changed, revealed to everyone, to some players, or to nobody.
+fn handout_op(app: &App, gm: &Caller, dice: &mut Dice) -> Value {
+    let view = app.ask::<Value>(gm, Call::read("view", json!({})).unwrap()).unwrap();
+    let ids: Vec<&str> = view["handouts"].as_array().unwrap().iter().filter_map(|h| h["id"].as_str()).collect();
+    let mut word = |prefix: &str| format!("{prefix}zq{:06x}", dice.below(1 << 24));
+    let (title, text) = (word("Handout "), word("Meet at "));
+    if ids.is_empty() || dice.below(3) == 0 {
+        return json!({"op": "write", "title": title, "text": text});
+    }
+    let id = ids[dice.below(ids.len())];
+    match dice.below(4) {
+        0 => json!({"op": "reveal", "id": id, "everyone": true}),
+        1 => {
+            let some: Vec<&str> = PLAYERS.iter().copied().filter(|_| dice.below(2) == 0).collect();
+            json!({"op": "reveal", "id": id, "players": some})
+        }
+        2 => json!({"op": "reveal", "id": id}),
+        _ => json!({"op": "write", "id": id, "title": title, "text": text}),
+    }
+}
+
 fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
     let catalog = catalog::default_catalog();
     let r = catalog.get(ruleset).unwrap_or_else(|| panic!("ruleset {ruleset}"));
@@ -193,6 +223,14 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
         // as what it undoes.
         if who >= players.len() && dice.below(8) == 0 {
             let _ = app.ask::<Value>(caller, Call::read("undo", json!({})).unwrap());
+            continue;
+        }
+        // Now and then the GM writes a handout, changes one, or shows it to some or all.
+        if who >= players.len() && dice.below(5) == 0 {
+            let op = handout_op(&app, caller, &mut dice);
+            if app.ask::<Value>(caller, Call::read("handout", op).unwrap()).is_ok() {
+                HANDOUT_OPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             continue;
         }
         // Table talk: a post with a word made up here, to everyone, to the GM, or whispered.
@@ -342,7 +380,12 @@ fn no_player_receives_what_the_rules_keep_from_them() {
     assert!(taken >= 100, "the players really played (only {taken} of their actions were taken)");
     let whispers = WHISPERS.load(std::sync::atomic::Ordering::Relaxed);
     assert!(whispers >= 50, "whispers and words to the GM were really written (only {whispers})");
+    let handouts = HANDOUT_OPS.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(handouts >= 50, "handouts were really written and shown (only {handouts})");
 }
+
+/// Handout operations the GM made (not refused).
+static HANDOUT_OPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Posts not everyone may read, so the test cannot pass by writing none.
 static WHISPERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -4,6 +4,7 @@
 pub mod campaign;
 pub mod demo;
 pub mod dice;
+pub mod handout;
 pub mod house;
 pub mod lab;
 #[cfg(feature = "matrix")]

@@ -204,6 +204,11 @@ fn change_names(change: &Change) -> Result<(), CapError> {
             p.check().map_err(bad)?;
             name("a picture's name", &p.name)
         }
+        Change::Handout { id, handout } => {
+            name("a handout's id", id)?;
+            let bad = |e: crate::handout::HandoutError| CapError { what: "a handout".into(), detail: e.to_string() };
+            handout.as_ref().map_or(Ok(()), |h| h.check().map_err(bad))
+        }
     }
 }
 
