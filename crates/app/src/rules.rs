@@ -130,7 +130,7 @@ impl Loading {
 
 /// The worker's answer to a load.
 fn loaded(worker: &mut Worker, source: &PluginSource) -> Result<RulesInfo, RulesError> {
-    match worker.reply()? {
+    match worker.loaded()? {
         Reply::Loaded(info) => {
             checked_quotes(&info, source)?;
             Ok(info)

@@ -48,11 +48,18 @@ pub struct Limits {
     pub max_map_len: usize,
     /// Largest single script file, in bytes.
     pub max_script_bytes: usize,
-    /// Wall-clock limit for one call into the scripts (an action with its hooks, or loading
-    /// the rules). The worker process is killed when it overruns this by [`Limits::grace`].
+    /// Wall-clock limit for one call into the scripts (an action with its hooks). The worker
+    /// process is killed when it overruns this by [`Limits::grace`].
     #[serde(with = "millis")]
     #[schemars(with = "u64")]
     pub deadline: Duration,
+    /// Wall-clock limit for loading the rules: a new worker starting and compiling and checking
+    /// every script. Apart from the action deadline, because a process starting on a busy
+    /// machine is slow through no fault of the rules (scripts are bounded in size, and their
+    /// top level by the operation limit).
+    #[serde(with = "millis", default = "load_deadline")]
+    #[schemars(with = "u64")]
+    pub load_deadline: Duration,
     /// How long past the deadline the worker may take to answer before it is killed.
     #[serde(with = "millis")]
     #[schemars(with = "u64")]
@@ -80,6 +87,10 @@ mod millis {
     }
 }
 
+fn load_deadline() -> Duration {
+    Duration::from_secs(5)
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -92,6 +103,7 @@ impl Default for Limits {
             max_map_len: 2_000,
             max_script_bytes: 512 * 1024,
             deadline: Duration::from_millis(500),
+            load_deadline: load_deadline(),
             grace: Duration::from_millis(250),
             memory_bytes: 512 * 1024 * 1024,
             cpu_seconds: 3600,

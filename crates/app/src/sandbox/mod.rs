@@ -7,8 +7,8 @@
 //! desktop app all call [`run_if_requested`] first thing), confined by the operating system
 //! before it reads anything ([`os`]). The parent talks to it over pipes ([`protocol`]) and
 //! guarantees:
-//! - every reply is awaited at most the deadline plus a grace period; a worker that overruns
-//!   is killed;
+//! - every reply is awaited at most the deadline plus a grace period (loading the rules: the
+//!   load deadline plus the grace); a worker that overruns is killed;
 //! - a reply is at most [`protocol::MAX_REPLY`] bytes and at most 128 levels of JSON, read
 //!   with its length checked first, so a worker cannot make the parent allocate without bound;
 //! - a worker that dies (out of memory, out of CPU time, a crash, a forbidden system call) or
@@ -135,9 +135,9 @@ impl Worker {
         Ok(Worker { child, stdin: BufWriter::new(stdin), replies, stderr, limits: limits.clone() })
     }
 
-    /// How long a reply may take.
-    fn patience(&self) -> Duration {
-        self.limits.deadline + self.limits.grace
+    /// How long a reply within `limit` may take.
+    fn patience(&self, limit: Duration) -> Duration {
+        limit + self.limits.grace
     }
 
     /// Sends a request.
@@ -151,7 +151,17 @@ impl Worker {
     /// The next reply, waiting at most the deadline plus the grace period; a worker that does
     /// not answer in time is killed.
     pub fn reply(&mut self) -> Result<Reply, SandboxError> {
-        match self.replies.recv_timeout(self.patience()) {
+        self.reply_within("the rules", self.limits.deadline)
+    }
+
+    /// The answer to [`Request::Load`], waiting at most the load deadline plus the grace period
+    /// (it counts the worker's own start).
+    pub fn loaded(&mut self) -> Result<Reply, SandboxError> {
+        self.reply_within("loading the rules", self.limits.load_deadline)
+    }
+
+    fn reply_within(&mut self, what: &'static str, limit: Duration) -> Result<Reply, SandboxError> {
+        match self.replies.recv_timeout(self.patience(limit)) {
             Ok(Ok(reply)) => Ok(reply),
             Ok(Err(FrameError::TooLarge(n))) => {
                 let _ = self.child.kill();
@@ -168,7 +178,7 @@ impl Worker {
             }
             Err(RecvTimeoutError::Timeout) => {
                 let _ = self.child.kill();
-                Err(self.stopped(Some(self.patience())))
+                Err(self.stopped(Some((what, limit))))
             }
         }
     }
@@ -179,8 +189,9 @@ impl Worker {
         self.reply()
     }
 
-    /// Why the worker stopped: waits for it and reads its status and last words.
-    fn stopped(&mut self, timed_out: Option<Duration>) -> SandboxError {
+    /// Why the worker stopped (`timed_out`: what overran which limit): waits for it and reads
+    /// its status and last words.
+    fn stopped(&mut self, timed_out: Option<(&str, Duration)>) -> SandboxError {
         if timed_out.is_none() {
             // It may still be writing its last words.
             std::thread::sleep(Duration::from_millis(20));
@@ -232,15 +243,15 @@ fn reap(child: &mut Child) {
 /// Names the limit a worker hit, from how it ended.
 fn explain(
     limits: &Limits,
-    timed_out: Option<Duration>,
+    timed_out: Option<(&str, Duration)>,
     status: Option<std::process::ExitStatus>,
     said: &str,
 ) -> String {
-    if let Some(t) = timed_out {
+    if let Some((what, limit)) = timed_out {
         return format!(
-            "the rules ran past the time limit ({} ms) inside a single step the script's own checks cannot interrupt; the sandbox worker was stopped after {} ms",
-            limits.deadline.as_millis(),
-            t.as_millis()
+            "{what} ran past the time limit ({} ms) inside a single step the script's own checks cannot interrupt; the sandbox worker was stopped after {} ms",
+            limit.as_millis(),
+            (limit + limits.grace).as_millis()
         );
     }
     let mib = limits.memory_bytes / (1024 * 1024);

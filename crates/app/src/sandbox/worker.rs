@@ -91,7 +91,11 @@ thread_local! {
 }
 
 fn arm(limits: &Limits) {
-    DEADLINE.set(Some(Instant::now() + limits.deadline));
+    arm_for(limits.deadline);
+}
+
+fn arm_for(limit: Duration) {
+    DEADLINE.set(Some(Instant::now() + limit));
 }
 
 fn past_deadline() -> bool {
@@ -133,7 +137,7 @@ fn answer(wall: os::Wall) -> i32 {
         };
         let sent = match request {
             Request::Load { ruleset, house, limits } => {
-                arm(&limits);
+                arm_for(limits.load_deadline);
                 let reply = match Plugin::load(&ruleset, &house, &limits, stop()) {
                     Ok(p) => {
                         let info = p.info.clone();

@@ -113,3 +113,20 @@ fn stopped_workers_are_waited_for() {
     }
     assert!(left.is_empty(), "stopped workers left as zombies: {left:?}");
 }
+
+/// Loading the rules (a new worker starting, then compiling every script) is held to its own
+/// deadline, not to an action's: a busy machine that is slow to start a process must not refuse
+/// to open a campaign. Before the load deadline, a load was given the action's 750 ms, and a
+/// loaded CI machine refused to open a campaign.
+#[test]
+fn loading_is_held_to_the_load_deadline_not_an_actions() {
+    init();
+    let source = plugin("[actions.greet]\nwho = [\"gm\"]\n", "fn greet(t, p) { 1 }");
+    let tight =
+        Limits { deadline: std::time::Duration::ZERO, grace: std::time::Duration::from_millis(1), ..Limits::default() };
+    Rules::load(&source, &[], &tight).expect("no process starts in a millisecond; the load has its own deadline");
+
+    let no_time = Limits { load_deadline: std::time::Duration::ZERO, ..tight };
+    let refused = Rules::load(&source, &[], &no_time).map(|_| ()).unwrap_err().to_string();
+    assert!(refused.contains("loading the rules ran past the time limit (0 ms)"), "{refused}");
+}
