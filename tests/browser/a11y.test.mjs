@@ -13,8 +13,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
-import { deflateSync, crc32 } from "node:zlib";
-import { gmCreates, inviteLink, launchBrowser, openAction, openHandouts, openPage, pickPlayer, screenshot, showHandout, startServer, submit, until, writeHandout, writeHouseRule } from "./support.mjs";
+import { gmCreates, inviteLink, launchBrowser, openAction, openHandouts, openPage, pickPlayer, png, screenshot, showHandout, startServer, submit, until, writeHandout, writeHouseRule } from "./support.mjs";
 
 const require = createRequire(new URL("../../ui/package.json", import.meta.url));
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -63,23 +62,9 @@ async function navBars(page) {
 }
 
 /** A PNG of `w`×`h` pixels in a few soft colours (a map picture). */
-function png(w, h) {
-  const rows = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rows.set((x >> 4) % 2 === (y >> 4) % 2 ? [190, 170, 130] : [120, 140, 110], y * (w * 3 + 1) + 1 + x * 3);
-  const chunk = (type, data) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const out = Buffer.alloc(8 + data.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body) >>> 0, 8 + data.length);
-    return out;
-  };
-  const head = Buffer.alloc(13);
-  head.writeUInt32BE(w, 0);
-  head.writeUInt32BE(h, 4);
-  head.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", head), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
-}
+const mapPng = (w, h) => png(w, h, (x, y) => ((x >> 4) % 2 === (y >> 4) % 2 ? [190, 170, 130] : [120, 140, 110]));
+/** A small PNG: a wax seal in two colours. */
+const sealPng = (w, h) => png(w, h, (x, y) => ((x - w / 2) ** 2 + (y - h / 2) ** 2 < (w / 3) ** 2 ? [170, 20, 30] : [240, 230, 200]));
 
 /**
  * Checks `screen` on `page` in every scheme and size: `open(page, size)` shows it (called again
@@ -171,7 +156,7 @@ describe("axe finds nothing serious, on every screen, light and dark, desktop an
     await map.getByLabel("New scene", { exact: true }).fill("The Street");
     await map.getByRole("button", { name: "Make scene" }).click();
     await map.locator('polygon.cell[data-cell="0,0"]').waitFor();
-    await map.getByLabel("Import a map picture (PNG, JPEG or WebP)").setInputFiles({ name: "street.png", mimeType: "image/png", buffer: png(320, 192) });
+    await map.getByLabel("Import a map picture (PNG, JPEG or WebP)").setInputFiles({ name: "street.png", mimeType: "image/png", buffer: mapPng(320, 192) });
     await until("the map shows the picture", async () => (await map.locator("image.scene-picture").count()) === 1);
     await map.getByRole("button", { name: "Place tokens" }).click();
     await map.getByLabel("Place", { exact: true }).selectOption({ label: "Frody" });
@@ -184,18 +169,23 @@ describe("axe finds nothing serious, on every screen, light and dark, desktop an
     await encounter.getByLabel("Initiative dice", { exact: true }).fill("1d1");
     await submit(encounter, "Start an encounter");
     // Rolls of every sort in the log (kept, dropped, aces, successes), one of them undone.
-    for (const expr of ["4d6kh3", "6d6!", "7d6cs>=4", "2d20kl1", "4dF+1"]) {
+    for (const expr of ["4d6kh3", "6d6!", "7d6cs>=4", "3d6cs>=4+2", "2d20kl1", "4dF+1"]) {
       const roll = await openAction(gm, "Roll dice");
       await roll.getByLabel("Dice", { exact: true }).fill(expr);
       await submit(roll, "Roll dice");
     }
+    // A count with arithmetic around it shows the total it makes, and the successes in it.
+    const counted = gm.locator(".roll").filter({ has: gm.locator("code.roll-expr", { hasText: "3d6cs>=4+2" }) }).first();
+    const shown = (await counted.locator(".roll-total").innerText()).trim();
+    const [, total, successes] = shown.match(/^= (\d+) \((\d+) success(?:es)?\)$/) ?? [];
+    assert.ok(total !== undefined && Number(total) === Number(successes) + 2, `3d6cs>=4+2 shows its total and its successes: "${shown}"`);
     const last = gm.getByRole("list", { name: "Log" }).getByRole("listitem").first();
     await last.getByRole("button", { name: "Undo" }).click();
     await last.getByRole("button", { name: "Yes, undo it" }).click();
     await gm.locator(".log-entry.voided").first().waitFor();
     const editor = await writeHouseRule(gm, "kind_dice.rhai", '// Kinder dice for everyone.\nfn kinder(n) {\n    let best = n + 1;\n    best\n}\n');
     await editor.getByRole("status").filter({ hasText: "Saved kind_dice.rhai" }).waitFor();
-    await writeHandout(gm, { title: "A letter", text: "Meet me at the *mill*.\n\n- come alone", picture: { name: "seal.png", buffer: png(96, 64) } });
+    await writeHandout(gm, { title: "A letter", text: "Meet me at the *mill*.\n\n- come alone", picture: { name: "seal.png", buffer: sealPng(96, 64) } });
     await showHandout(gm, "A letter", { players: ["bo"] });
     await gm.getByRole("tab", { name: "Table" }).click();
     ({ page: player } = await openPage(browser, await inviteLink(gm, "bo"), errors));

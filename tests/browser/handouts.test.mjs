@@ -13,7 +13,6 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { crc32, deflateSync } from "node:zlib";
 import {
   gmCreates,
   inviteLink,
@@ -22,6 +21,7 @@ import {
   openHandouts,
   openRecordedPage,
   pickPlayer,
+  png,
   screenshot,
   showHandout,
   startServer,
@@ -35,23 +35,7 @@ const TEXT = "Meet me at the *old mill* at zb midnight.\n\n- come alone\n- bring
 const SECRETS = ["duke's letter Qx", "zb midnight", "bring the seal"];
 
 /** A small PNG: a wax seal in two colours. */
-function png(w, h) {
-  const rows = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rows.set((x - w / 2) ** 2 + (y - h / 2) ** 2 < (w / 3) ** 2 ? [170, 20, 30] : [240, 230, 200], y * (w * 3 + 1) + 1 + x * 3);
-  const chunk = (type, data) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const out = Buffer.alloc(8 + data.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body) >>> 0, 8 + data.length);
-    return out;
-  };
-  const head = Buffer.alloc(13);
-  head.writeUInt32BE(w, 0);
-  head.writeUInt32BE(h, 4);
-  head.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", head), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
-}
+const sealPng = (w, h) => png(w, h, (x, y) => ((x - w / 2) ** 2 + (y - h / 2) ** 2 < (w / 3) ** 2 ? [170, 20, 30] : [240, 230, 200]));
 
 describe("handouts", { timeout: 240_000 }, () => {
   let server;
@@ -104,7 +88,7 @@ describe("handouts", { timeout: 240_000 }, () => {
   });
 
   it("a handout the GM writes reaches no player", async () => {
-    const card = await writeHandout(gm, { title: TITLE, text: TEXT, picture: { name: "seal.png", buffer: png(120, 90) } });
+    const card = await writeHandout(gm, { title: TITLE, text: TEXT, picture: { name: "seal.png", buffer: sealPng(120, 90) } });
     await card.getByText("Nobody reads it yet.", { exact: true }).waitFor();
     await card.locator("img.handout-picture").waitFor();
     // The words to look for elsewhere: the handout's id and its picture's digest, as the GM's page was told them.

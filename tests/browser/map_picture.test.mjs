@@ -13,32 +13,11 @@
 
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { crc32, deflateSync } from "node:zlib";
-import { gmCreates, inviteLink, launchBrowser, openAction, openRecordedPage, pickPlayer, screenshot, startServer, submit, until } from "./support.mjs";
+import { gmCreates, inviteLink, launchBrowser, openAction, openRecordedPage, pickPlayer, png, screenshot, startServer, submit, until } from "./support.mjs";
 
 const map = (page) => page.getByRole("region", { name: "Map" });
 const cell = (page, x, y) => map(page).locator(`polygon.cell[data-cell="${x},${y}"]`);
 
-/** A PNG of `w`×`h` pixels, each coloured by `colour(x, y)` ([r, g, b]). */
-function png(w, h, colour) {
-  const rows = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) rows.set(colour(x, y), y * (w * 3 + 1) + 1 + x * 3);
-  }
-  const chunk = (type, data) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const out = Buffer.alloc(8 + data.length + 4);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body) >>> 0, 8 + data.length);
-    return out;
-  };
-  const head = Buffer.alloc(13);
-  head.writeUInt32BE(w, 0);
-  head.writeUInt32BE(h, 4);
-  head.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", head), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
-}
 
 const RED = [200, 30, 30];
 const GREEN = [30, 200, 30];

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
+import { crc32, deflateSync } from "node:zlib";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repo = resolve(here, "../..");
@@ -298,4 +299,26 @@ export async function showHandout(gm, title, { players = [], everyone = false })
   const said = everyone ? "Everyone reads it." : `Read by ${[...players].sort().join(", ")}.`;
   await card.getByText(said, { exact: true }).waitFor();
   return card;
+}
+
+/** A PNG of `w`×`h` pixels, each coloured by `colour(x, y)` ([r, g, b]): a real file the app
+ * decodes, made here so the tests carry no binary fixtures. */
+export function png(w, h, colour) {
+  const rows = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) rows.set(colour(x, y), y * (w * 3 + 1) + 1 + x * 3);
+  }
+  const chunk = (type, data) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const out = Buffer.alloc(8 + data.length + 4);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body) >>> 0, 8 + data.length);
+    return out;
+  };
+  const head = Buffer.alloc(13);
+  head.writeUInt32BE(w, 0);
+  head.writeUInt32BE(h, 4);
+  head.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", head), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
 }

@@ -135,6 +135,8 @@ export type EntityView = {
   fields: Record<string, unknown>;
   traits: Trait[];
   pools: Record<string, PoolView>;
+  /** The digest of its portrait (the `picture` call gives it to whoever sees the entity). */
+  portrait?: string | null;
 };
 
 /** A trait. */
@@ -283,6 +285,7 @@ export type TokenView = {
   owner?: string | null;
   cell: Cell;
   size: number;
+  /** The picture it shows: its own, else its entity's portrait. */
   image?: string | null;
   /** Hidden from the players (only the GM, and the token's owner, see it). */
   hidden: boolean;
@@ -672,6 +675,10 @@ export type Change = {
   digest: string;
   picture?: Picture | null;
 } | {
+  op: "portrait";
+  entity: string;
+  picture?: string | null;
+} | {
   op: "handout";
   id: string;
   handout?: Handout | null;
@@ -687,6 +694,8 @@ export type Entity = {
   fields?: Record<string, Field>;
   traits?: Trait[];
   pools?: Record<string, Pool>;
+  /** The digest of its portrait, a picture on the table (set by the GM; seen by whoever sees the entity, on its card and on its tokens that have no picture of their own). */
+  portrait?: string | null;
 };
 
 /** A value with its visibility. */
@@ -962,7 +971,7 @@ export type SomeoneInTurns = {
   shown: boolean;
 };
 
-/** One thing the GM does to the scenes. */
+/** One thing the GM does to the scenes, their tokens and the portraits they show. */
 export type SceneOp = {
   op: "create";
   id: string;
@@ -999,6 +1008,10 @@ export type SceneOp = {
   entity?: string | null;
   size?: number | null;
   image?: string | null;
+} | {
+  op: "portrait";
+  entity: string;
+  picture?: string | null;
 } | {
   op: "remove_token";
   id: string;
@@ -1078,6 +1091,18 @@ export type PictureData = {
   width: number;
   height: number;
   /** The bytes, base64. */
+  data: string;
+};
+
+/** A scene drawn as one viewer sees it. */
+export type SceneDrawing = {
+  /** The scene's name. */
+  scene: string;
+  width: number;
+  height: number;
+  /** Each token drawn: its initials, its name and its cell ("F Frody: column 3, row 4"). */
+  legend: string[];
+  /** The PNG's bytes, base64. */
   data: string;
 };
 
@@ -1688,6 +1713,8 @@ export interface Calls {
   import_picture: { params: ImportPicture; result: Imported };
   /** A picture as the caller may see it, by key: the GM any picture by its digest; a player a handout's picture by its digest once the handout is revealed to them; the background of the scene shown to them by its map key (fogged areas black, made on this machine) or the image of a token they see. */
   picture: { params: PictureKey; result: PictureData };
+  /** The scene the viewer is shown, drawn as a PNG as they see it (the map with the fog blacked out for a player, the grid, the tokens they see) with a line per token; none when no scene is shown to them. What a Matrix room is sent and a forum post attaches. */
+  scene_picture: { params: As; result: SceneDrawing | null };
   /** Makes a player's join link (shown once; replaces the player's older link). */
   invite: { params: PlayerName; result: NewInvite };
   /** The players with a join link, and when each was made and last used. */

@@ -187,5 +187,6 @@ fn encode_png(file: &str, image: &RgbaImage) -> Result<Vec<u8>, PictureRefused> 
     Ok(out)
 }
 
+pub mod scene;
 #[cfg(test)]
 mod tests;

@@ -8,7 +8,8 @@
 //! included, for another GM. A copy for a player keeps every event and hash, but each item that
 //! player may not see is redacted to its digest: the chain verifies exactly as before, nothing
 //! secret is in the file (no dice seed, no snapshots of the table, no GM-only values), and the
-//! player's view at the time is stored so the copy can be read. When the GM later shares the
+//! player's view at the time is stored so the copy can be read, with the pictures that view
+//! shows them (the map masked as they saw it; see [`pictures`]). When the GM later shares the
 //! full file, [`compare`] shows that every event of the copy is in it with the same hash — so
 //! the redacted items were what the full file holds.
 
@@ -25,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use withheld::Withheld;
 
+mod pictures;
 mod withheld;
 
 /// What `share` wrote.
@@ -223,7 +225,11 @@ fn player_copy(campaign: &Campaign, out: &Path, role: &Role) -> Result<ShareRepo
         redacted += n;
         copy.append(&Row { items, ..row }, None, &[])
     })?;
+    let masked = pictures::carry(campaign.table(), campaign.store(), &view, role, &mut copy)?;
     copy.end_write(true)?;
+    if !masked.is_empty() {
+        copy.set_meta(pictures::MASKED_KEY, &serde_json::to_string(&masked).expect("keys serialise"))?;
+    }
     carry_sources(campaign.store(), &copy, Some(&withheld))?;
     if let Some(seqs) = withheld.stored() {
         copy.set_meta(verify::WITHHELD_KEY, &seqs)?;
@@ -316,6 +322,22 @@ impl SharedCopy {
 
     pub fn verify(&self) -> VerifyReport {
         verify::verify(&self.store, &Default::default())
+    }
+
+    /// The bytes of the picture the copy's view names under `key` (the map as its player saw
+    /// it, a token's image, a portrait, a handout's picture); none for a key the view does not
+    /// name or the copy does not hold.
+    pub fn picture(&self, key: &str) -> Result<Option<Vec<u8>>, ShareError> {
+        if !pictures::keys(&self.view).contains(key) {
+            return Ok(None);
+        }
+        let masked: std::collections::BTreeMap<String, String> = match self.store.meta(pictures::MASKED_KEY)? {
+            Some(m) => {
+                serde_json::from_str(&m).map_err(|e| StoreError::Corrupt(format!("{}: {e}", pictures::MASKED_KEY)))?
+            }
+            None => Default::default(),
+        };
+        Ok(self.store.picture(masked.get(key).map_or(key, |d| d.as_str()))?)
     }
 }
 

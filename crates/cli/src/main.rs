@@ -304,18 +304,21 @@ enum Command {
     /// The map: each scene drawn in text as the GM (or --as player:NAME) sees it; with --op JSON,
     /// one of the GM's scene operations ('{"op":"create","id":"yard","name":"The Yard"}', show,
     /// place, token, remove_token, fog, update, remove); with --import, a picture (PNG, JPEG or
-    /// WebP) into the campaign; with --map OUT, the shown scene's background as the viewer may
-    /// see it (for a player, every fogged area black).
+    /// WebP) into the campaign; with --map OUT, a PNG of the shown scene as the viewer sees it
+    /// (the map, grid, fog and the tokens they see; for a player every fogged area black); with
+    /// --background OUT, its map picture alone.
     Scene {
         file: PathBuf,
         #[arg(long = "as")]
         role: Option<String>,
         #[arg(long)]
         op: Option<String>,
-        #[arg(long, conflicts_with_all = ["op", "map"])]
+        #[arg(long, conflicts_with_all = ["op", "map", "background"])]
         import: Option<PathBuf>,
-        #[arg(long, conflicts_with = "op")]
+        #[arg(long, conflicts_with_all = ["op", "background"])]
         map: Option<PathBuf>,
+        #[arg(long, conflicts_with = "op")]
+        background: Option<PathBuf>,
     },
     /// The handouts: each one a viewer may read, with its text, as the GM (who also sees who
     /// reads it) or --as player:NAME sees it; with --op JSON, one of the GM's handout operations
@@ -460,7 +463,10 @@ fn main() -> ExitCode {
             commands::pictures::import(json, &file, role.as_deref(), &picture)
         }
         Command::Scene { file, role, map: Some(out), .. } => {
-            commands::pictures::map(json, &file, role.as_deref(), &out)
+            commands::pictures::map(json, &file, role.as_deref(), &out, commands::pictures::Picturing::Scene)
+        }
+        Command::Scene { file, role, background: Some(out), .. } => {
+            commands::pictures::map(json, &file, role.as_deref(), &out, commands::pictures::Picturing::Background)
         }
         Command::Scene { file, role, op, .. } => commands::scene::scene(json, &file, role.as_deref(), op.as_deref()),
         Command::Handout { file, role, op } => commands::handout::handout(json, &file, role.as_deref(), op.as_deref()),

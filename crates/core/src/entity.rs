@@ -1,8 +1,8 @@
 //! Entities: the characters, NPCs, scenes, challenges and objectives on the table.
 //!
 //! An entity has a kind (declared by the ruleset), an id that is unique on the table, a display
-//! name, an optional owner (the player it belongs to), a visibility, and its own fields, traits
-//! and pools. Each field carries its own visibility; what a viewer sees of an entity is decided
+//! name, an optional owner (the player it belongs to), a visibility, its own fields, traits
+//! and pools, and an optional portrait. Each field carries its own visibility; what a viewer sees of an entity is decided
 //! in [`crate::view`], never here.
 
 use crate::pool::Pool;
@@ -37,6 +37,10 @@ pub struct Entity {
     pub traits: Vec<Trait>,
     #[serde(default)]
     pub pools: IndexMap<String, Pool>,
+    /// The digest of its portrait, a picture on the table (set by the GM; seen by whoever sees
+    /// the entity, on its card and on its tokens that have no picture of their own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub portrait: Option<String>,
 }
 
 /// Makes an id from a name: lowercase ASCII letters, digits and `_`; other characters become

@@ -410,6 +410,7 @@ mod tests {
             fields: IndexMap::new(),
             traits: vec![Trait::named("Magic!"), Trait::named("Fireball")],
             pools: IndexMap::new(),
+            portrait: None,
         };
         t.apply(&Change::Create { entity: e.clone() }).unwrap();
         e.id = "goblins".into();

@@ -118,6 +118,10 @@ pub fn change(c: &Change) -> String {
         Change::Fog { scene, .. } => format!("no fog on scene {scene}"),
         Change::Picture { picture: Some(p), .. } => format!("picture {} ({}×{})", p.name, p.width, p.height),
         Change::Picture { digest, picture: None } => format!("picture {} taken off", &digest[..digest.len().min(12)]),
+        Change::Portrait { entity, picture: Some(d) } => {
+            format!("{entity}'s portrait is picture {}", &d[..d.len().min(12)])
+        }
+        Change::Portrait { entity, picture: None } => format!("{entity} has no portrait"),
         Change::Handout { id, handout: Some(h) } => format!("handout {id}: {}", h.title),
         Change::Handout { id, handout: None } => format!("handout {id} removed"),
     }

@@ -220,6 +220,12 @@ pub enum Change {
         digest: String,
         picture: Option<Picture>,
     },
+    /// Sets an entity's portrait (a picture on the table), or with none takes it off. Seen as
+    /// the entity is.
+    Portrait {
+        entity: String,
+        picture: Option<String>,
+    },
     /// Writes a handout (its text, picture and who it is revealed to), or with none removes it.
     /// GM only: a player reads a handout revealed to them in their view, and learns of it by
     /// the line the GM's action tells them.
@@ -311,6 +317,7 @@ impl Table {
         match change {
             Change::Create { entity } => (entity.visibility, entity.owner.clone()),
             Change::Remove { id } | Change::Rename { id, .. } | Change::SetOwner { id, .. } => of_entity(id),
+            Change::Portrait { entity, .. } => of_entity(entity),
             // Those who could see it before, or can now, learn of the change.
             Change::SetVisibility { id, visibility } => {
                 let (v, o) = of_entity(id);
@@ -569,6 +576,12 @@ impl Table {
             Change::Picture { digest, picture: None } => {
                 self.pictures.remove(digest).ok_or_else(|| TableError::NoPicture(digest.clone()))?;
             }
+            Change::Portrait { entity, picture } => {
+                if let Some(d) = picture.as_ref().filter(|d| !self.pictures.contains_key(*d)) {
+                    return Err(TableError::NoPicture(d.clone()));
+                }
+                self.entity_mut(entity)?.portrait = picture.clone();
+            }
             Change::Handout { id, handout: Some(h) } => {
                 if let Some(d) = h.picture.as_ref().filter(|d| !self.pictures.contains_key(*d)) {
                     return Err(TableError::NoPicture(d.clone()));
@@ -597,6 +610,7 @@ mod tests {
             fields: IndexMap::new(),
             traits: vec![],
             pools: IndexMap::new(),
+            portrait: None,
         }
     }
 

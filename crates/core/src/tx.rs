@@ -396,6 +396,7 @@ impl Tx {
             fields,
             traits: Vec::new(),
             pools,
+            portrait: None,
         };
         self.change(Change::Create { entity })?;
         for t in opts.traits {

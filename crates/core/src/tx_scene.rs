@@ -1,5 +1,5 @@
 //! Scene operations on a transaction: making, changing, showing and removing scenes; placing,
-//! changing and removing tokens; fog; and moving a token along a path.
+//! changing and removing tokens; fog; portraits (shown on tokens); and moving a token along a path.
 //!
 //! Each operation is [`Change`]s made through [`Tx::change`], so it is held to the caps, logged
 //! with the visibility `Table::change_visibility` gives it (a hidden token's changes reach the GM
@@ -63,6 +63,15 @@ impl Tx {
             }
         }
         image.map_or(Ok(()), |d| known(d).map(|_| ()))
+    }
+
+    /// Sets an entity's portrait to a picture the campaign holds, or with none takes it off.
+    pub fn set_portrait(&mut self, entity: &str, picture: Option<String>) -> Result<(), TxError> {
+        if !self.table.entities.contains_key(entity) {
+            return Err(rule(format!("there is no entity '{entity}'")));
+        }
+        self.check_pictures(None, picture.as_deref())?;
+        self.change(Change::Portrait { entity: entity.to_string(), picture })
     }
 
     /// Makes a new scene.

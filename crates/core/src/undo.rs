@@ -247,6 +247,9 @@ fn entity(cur: &Entity, old: &Entity, out: &mut Vec<Change>) {
     if cur.owner != old.owner {
         out.push(Change::SetOwner { id: id.clone(), owner: old.owner.clone() });
     }
+    if cur.portrait != old.portrait {
+        out.push(Change::Portrait { entity: id.clone(), picture: old.portrait.clone() });
+    }
     for (field, f) in &cur.fields {
         if !old.fields.contains_key(field) {
             out.push(Change::Field { entity: id.clone(), field: field.clone(), value: None, visibility: f.visibility });
@@ -303,6 +306,7 @@ mod tests {
                 .collect(),
             traits: vec![],
             pools: Default::default(),
+            portrait: None,
         }
     }
 

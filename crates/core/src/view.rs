@@ -71,6 +71,9 @@ pub struct EntityView {
     pub fields: IndexMap<String, Value>,
     pub traits: Vec<Trait>,
     pub pools: IndexMap<String, PoolView>,
+    /// The digest of its portrait (the `picture` call gives it to whoever sees the entity).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub portrait: Option<String>,
 }
 
 /// The table as one viewer sees it.
@@ -190,6 +193,7 @@ pub fn table_view(table: &Table, role: &Role, campaign: CampaignInfo) -> View {
             let view = EntityView {
                 id: e.id.clone(),
                 kind: e.kind.clone(),
+                portrait: e.portrait.clone(),
                 name: e.name.clone(),
                 owner: e.owner.clone(),
                 fields: e

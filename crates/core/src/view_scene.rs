@@ -32,6 +32,7 @@ pub struct TokenView {
     pub owner: Option<String>,
     pub cell: Cell,
     pub size: u32,
+    /// The picture it shows: its own, else its entity's portrait.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// Hidden from the players (only the GM, and the token's owner, see it).
@@ -141,7 +142,7 @@ fn token_view(table: &Table, id: &str, t: &Token) -> TokenView {
         owner: entity.and_then(|e| e.owner.clone()),
         cell: t.cell,
         size: t.size,
-        image: t.image.clone(),
+        image: t.image.clone().or_else(|| entity.and_then(|e| e.portrait.clone())),
         hidden: t.hidden,
         unseen: t.hidden || entity.is_some_and(|e| e.visibility != crate::visibility::Visibility::Public),
     }

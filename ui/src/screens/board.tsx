@@ -1,11 +1,14 @@
 // The table as the viewer sees it: entities as cards grouped by kind (with tracks as bars),
 // traits, pools, and the table's own pools and variables. Generic over every ruleset: labels
-// come from the manifest, and anything the ruleset did not declare is tucked away.
+// come from the manifest, and anything the ruleset did not declare is tucked away. A card shows
+// the entity's portrait, which the GM sets there.
 
 import type { EntityView, Manifest, PoolView, Trait, View } from "../contract";
 import { fieldLabel, humanize, kindLabel, ownCounter, pluralLabel, show, tracks, type Track } from "../format";
+import type { Store } from "../store";
+import { Portrait } from "./portrait";
 
-export function Board({ view, manifest }: { view: View; manifest: Manifest | null }) {
+export function Board({ store, view, manifest, gm }: { store: Store; view: View; manifest: Manifest | null; gm: boolean }) {
   const entities = Object.values(view.entities);
   const declared = Object.keys(manifest?.kinds ?? {});
   const kinds = [...new Set([...declared, ...entities.map((e) => e.kind)])].filter((k) => entities.some((e) => e.kind === k));
@@ -66,7 +69,7 @@ export function Board({ view, manifest }: { view: View; manifest: Manifest | nul
             </h2>
             <div class="cards">
               {list.map((e) => (
-                <EntityCard key={e.id} entity={e} view={view} manifest={manifest} />
+                <EntityCard key={e.id} store={store} entity={e} view={view} manifest={manifest} gm={gm} />
               ))}
             </div>
           </section>
@@ -76,7 +79,7 @@ export function Board({ view, manifest }: { view: View; manifest: Manifest | nul
   );
 }
 
-function EntityCard({ entity, view, manifest }: { entity: EntityView; view: View; manifest: Manifest | null }) {
+function EntityCard({ store, entity, view, manifest, gm }: { store: Store; entity: EntityView; view: View; manifest: Manifest | null; gm: boolean }) {
   const kindSpec = manifest?.kinds?.[entity.kind];
   const declared = kindSpec?.fields ?? {};
   const trackList = tracks(entity);
@@ -106,6 +109,7 @@ function EntityCard({ entity, view, manifest }: { entity: EntityView; view: View
         <h3 id={headingId}>{entity.name}</h3>
         {entity.owner && <span class="owner" title="Played by">played by {entity.owner}</span>}
       </header>
+      <Portrait store={store} entity={entity} gm={gm} />
       {trackList.map((t) => (
         <TrackBar key={t.field} track={t} label={fieldLabel(manifest, entity.kind, t.field)} />
       ))}

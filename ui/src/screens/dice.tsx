@@ -1,6 +1,6 @@
 // How a roll shows in the log: each die face as a chip (successes, criticals, complications
 // and aces highlighted; dropped dice struck; bonus dice marked), dice typed in labelled "by
-// hand", and the total or the count of successes.
+// hand", and the total or the count of successes (both, when arithmetic is around the count).
 
 import type { Die, Roll } from "../contract";
 import { humanize } from "../format";
@@ -67,9 +67,16 @@ export function RollView({ roll, secret }: { roll: Roll; secret: string }) {
         ))}
         <span class="roll-total">
           {roll.successes !== null && roll.successes !== undefined ? (
-            <>
-              <strong>{roll.successes}</strong> {roll.successes === 1 ? "success" : "successes"}
-            </>
+            roll.total === roll.successes ? (
+              <>
+                <strong>{roll.successes}</strong> {roll.successes === 1 ? "success" : "successes"}
+              </>
+            ) : (
+              // Arithmetic around a count (3d6cs>=4+2): the total counts, the successes say why.
+              <>
+                = <strong>{roll.total}</strong> ({roll.successes} {roll.successes === 1 ? "success" : "successes"})
+              </>
+            )
           ) : (
             <>
               = <strong>{roll.total}</strong>

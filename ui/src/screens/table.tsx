@@ -244,7 +244,7 @@ function Play({ store, state: s, tab, pane, narrow, previewing }: { store: Store
       <div class="col col-table">
         <TurnTracker store={store} view={s.view} actions={s.actions} me={me} />
         <SceneMap store={store} view={s.view} me={me} />
-        <Board view={s.view} manifest={s.manifest} />
+        <Board store={store} view={s.view} manifest={s.manifest} gm={me === null} />
       </div>
       <aside class="col col-log" aria-label="Log panel">
         <Log store={store} state={s} view={s.view} shown={tab === "table" && (!narrow || pane === "log")} active={tab === "table"} />

@@ -80,6 +80,10 @@ calls! {
     /// the background of the scene shown to them by its map key (fogged areas black, made on
     /// this machine) or the image of a token they see.
     Picture "picture" (PictureKey) -> PictureData, Anyone => pictures::picture;
+    /// The scene the viewer is shown, drawn as a PNG as they see it (the map with the fog
+    /// blacked out for a player, the grid, the tokens they see) with a line per token; none when
+    /// no scene is shown to them. What a Matrix room is sent and a forum post attaches.
+    ScenePicture "scene_picture" (As) -> Option<SceneDrawing>, Anyone => pictures::scene_picture;
     /// Makes a player's join link (shown once; replaces the player's older link).
     Invite "invite" (PlayerName) -> NewInvite, Gm => gm::invite;
     /// The players with a join link, and when each was made and last used.

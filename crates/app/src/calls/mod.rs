@@ -25,7 +25,7 @@ use houserule_core::{ErrorCode, ErrorReport};
 pub use params::*;
 pub use replies::{
     Download, HouseRulePage, HouseRuleText, HouseRulesState, Imported, Joined, LastReload, Measured, PictureData,
-    Removed, RuleBook, RuleFileChange, RulesetChoice, TableNow,
+    Removed, RuleBook, RuleFileChange, RulesetChoice, SceneDrawing, TableNow,
 };
 use schemars::gen::SchemaGenerator;
 use schemars::schema::Schema;

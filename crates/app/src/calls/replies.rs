@@ -146,6 +146,19 @@ pub struct PictureData {
     pub data: String,
 }
 
+/// A scene drawn as one viewer sees it.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+pub struct SceneDrawing {
+    /// The scene's name.
+    pub scene: String,
+    pub width: u32,
+    pub height: u32,
+    /// Each token drawn: its initials, its name and its cell ("F Frody: column 3, row 4").
+    pub legend: Vec<String>,
+    /// The PNG's bytes, base64.
+    pub data: String,
+}
+
 /// A measured path: its length in cells and in the grid's unit, and whether it runs straight.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct Measured {

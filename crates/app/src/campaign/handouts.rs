@@ -8,18 +8,14 @@
 //! never a handout revealed to someone else. Undo takes an operation back like any action.
 
 use super::{Campaign, CampaignError};
-use crate::campaign::append::Append;
-use houserule_core::action::Staged;
-use houserule_core::dice::{Entropy, Forced};
-use houserule_core::event::EventKind;
+use houserule_core::dice::Entropy;
 use houserule_core::handout::{Handout, MAX_HANDOUTS};
 use houserule_core::table::{Change, Table};
-use houserule_core::tx::{DiceSupply, Tx, TxError};
-use houserule_core::view::{self, LogEntry};
+use houserule_core::tx::{Tx, TxError};
+use houserule_core::view::LogEntry;
 use houserule_core::{Role, Visibility};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// One thing the GM does to the handouts.
@@ -186,25 +182,7 @@ impl Campaign {
     /// Does one GM handout operation as one event: the GM's line, and a line for each reader
     /// it concerns. Refused with the reason, committing nothing, when it does not fit.
     pub fn handout(&mut self, actor: &Role, op: HandoutOp) -> Result<LogEntry, CampaignError> {
-        self.catch_up()?;
-        if !actor.is_gm() {
-            return Err(CampaignError::Refused("only the GM writes and reveals handouts".into()));
-        }
         let action = op.name();
-        let refused = |e: TxError| CampaignError::Refused(e.to_string());
-        let mut tx = Tx::new(
-            Table::clone(&self.table),
-            self.rules.manifest.clone(),
-            actor.clone(),
-            Some(action.into()),
-            DiceSupply::Forced(Forced::new([])),
-        )
-        .with_caps(self.rules.limits.caps.clone());
-        let line = op.apply(&mut tx).map_err(refused)?;
-        tx.say(line, Visibility::Gm, None).map_err(refused)?;
-        let staged = Staged { tx, result: Value::Null, log: vec![] };
-        let (header, items) =
-            self.commit(Append::new(EventKind::Action, Some(actor.clone()), staged).action(action))?;
-        Ok(view::log_entry(&header, &items, &hex::encode(self.head.1), actor))
+        self.gm_op(actor, action, "only the GM writes and reveals handouts", |tx| op.apply(tx))
     }
 }

@@ -10,6 +10,7 @@
 //! committed events, and no script ever runs in this process.
 
 mod append;
+mod gm_ops;
 mod handouts;
 mod log;
 mod odds;

@@ -10,20 +10,14 @@
 //! same refusal, so it tells nothing of what exists.
 
 use super::{Campaign, CampaignError};
-use crate::campaign::append::Append;
-use crate::pictures::{self, PictureRefused};
+use crate::pictures::{self, scene, PictureRefused};
 use crate::store::pictures::digest_of;
 use crate::store::{Store, StoreError};
-use houserule_core::action::Staged;
-use houserule_core::dice::Forced;
-use houserule_core::event::EventKind;
 use houserule_core::picture::Picture;
 use houserule_core::table::Table;
-use houserule_core::tx::{DiceSupply, Tx};
 use houserule_core::view::{self, LogEntry};
 use houserule_core::view_scene::{scenes_view, sees_token};
-use houserule_core::{Role, Visibility};
-use serde_json::Value;
+use houserule_core::Role;
 
 /// What a viewer is to be given for a key.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,36 +63,19 @@ impl Campaign {
         file: &str,
         bytes: &[u8],
     ) -> Result<(Option<LogEntry>, String), CampaignError> {
-        self.catch_up()?;
-        if !actor.is_gm() {
-            return Err(CampaignError::Refused("only the GM imports pictures".into()));
-        }
+        let action = "picture_import";
+        let mut tx = self.gm_tx(actor, action, "only the GM imports pictures")?;
         let digest = digest_of(bytes);
         if self.table.pictures.contains_key(&digest) {
             return Ok((None, digest));
         }
         let picture =
             pictures::check(file, bytes).map_err(|e: PictureRefused| CampaignError::Refused(e.to_string()))?;
-        let action = "picture_import";
-        let mut tx = Tx::new(
-            Table::clone(&self.table),
-            self.rules.manifest.clone(),
-            actor.clone(),
-            Some(action.into()),
-            DiceSupply::Forced(Forced::new([])),
-        )
-        .with_caps(self.rules.limits.caps.clone());
-        let refused = |e: houserule_core::tx::TxError| CampaignError::Refused(e.to_string());
-        tx.add_picture(&digest, picture.clone()).map_err(refused)?;
+        tx.add_picture(&digest, picture.clone()).map_err(super::gm_ops::refused)?;
         let line = format!("The GM imports the picture {file} ({}×{} pixels).", picture.width, picture.height);
-        tx.say(line, Visibility::Gm, None).map_err(refused)?;
-        let staged = Staged { tx, result: Value::Null, log: vec![] };
+        let staged = Self::gm_staged(actor, action, tx, line)?;
         self.store.begin_write()?;
-        let written = self
-            .store
-            .put_picture(bytes)
-            .map_err(CampaignError::from)
-            .and_then(|_| self.commit(Append::new(EventKind::Action, Some(actor.clone()), staged).action(action)));
+        let written = self.store.put_picture(bytes).map_err(CampaignError::from).and_then(|_| self.commit(staged));
         if let Err(e) = self.store.end_write(written.is_ok()) {
             if let (Ok(_), Some(path)) = (&written, self.path()) {
                 // The commit did not reach the file: what this copy holds is read from it again.
@@ -115,6 +92,12 @@ impl Campaign {
 /// What `role` may be given for `key` on this table, if anything.
 pub fn wanted(table: &Table, role: &Role, key: &str) -> Option<Wanted> {
     if role.is_gm() {
+        let picture = table.pictures.get(key)?.clone();
+        return Some(Wanted::Whole { digest: key.to_string(), picture });
+    }
+    // A portrait is seen with its entity (on its card and its tokens).
+    let portrayed = table.entities.values().filter(|e| role.sees(e.visibility, e.owner.as_deref()));
+    if portrayed.filter_map(|e| e.portrait.as_deref()).any(|d| d == key) {
         let picture = table.pictures.get(key)?.clone();
         return Some(Wanted::Whole { digest: key.to_string(), picture });
     }
@@ -139,4 +122,19 @@ pub fn wanted(table: &Table, role: &Role, key: &str) -> Option<Wanted> {
         }
     }
     None
+}
+
+/// The scene `role` is shown — a player (or the public) the one shown to the players, the GM the
+/// shown one or else the first — drawn as they see it, from only what `wanted` gives them; none
+/// when they are shown no scene.
+/// Returns the scene's name with the drawing.
+pub fn scene_picture(
+    table: &Table,
+    store: &Store,
+    role: &Role,
+) -> Result<Option<(String, scene::Drawn)>, PictureRefused> {
+    let scenes = scenes_view(table, role);
+    let Some(shown) = scenes.iter().find(|s| s.shown).or(scenes.first()) else { return Ok(None) };
+    let picture = |key: &str| wanted(table, role, key).and_then(|w| w.bytes(store).ok()).map(|(_, bytes)| bytes);
+    scene::draw(shown, role.is_gm(), &picture).map(|d| Some((shown.name.clone(), d)))
 }

@@ -16,15 +16,14 @@ use houserule_core::event::EventKind;
 use houserule_core::scene::fog::{Fog, Point};
 use houserule_core::scene::grid::{Cell, Grid};
 use houserule_core::scene::{Background, SceneHead, Token};
-use houserule_core::table::Table;
-use houserule_core::tx::{DiceSupply, Tx, TxError};
+use houserule_core::tx::{Tx, TxError};
 use houserule_core::view::{self, LogEntry, View};
-use houserule_core::{Role, Visibility};
+use houserule_core::Role;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// One thing the GM does to the scenes.
+/// One thing the GM does to the scenes, their tokens and the portraits they show.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum SceneOp {
@@ -72,17 +71,27 @@ pub enum SceneOp {
         #[serde(default)]
         hidden: bool,
     },
-    /// Changes what is given of a token (not its cell: a token moves by a move).
+    /// Changes what is given of a token (not its cell: a token moves by a move). An entity or
+    /// image given as `null` is taken off (the token becomes a free marker, or shows its
+    /// entity's portrait); one left out stays.
     Token {
         id: String,
         #[serde(default)]
         hidden: Option<bool>,
-        #[serde(default)]
-        entity: Option<String>,
+        #[serde(default, deserialize_with = "given")]
+        entity: Option<Option<String>>,
         #[serde(default)]
         size: Option<u32>,
+        #[serde(default, deserialize_with = "given")]
+        image: Option<Option<String>>,
+    },
+    /// Sets an entity's portrait (a picture the campaign holds, by digest), or with none takes
+    /// it off. Whoever sees the entity sees its portrait, on its card and on its tokens that
+    /// have no picture of their own.
+    Portrait {
+        entity: String,
         #[serde(default)]
-        image: Option<String>,
+        picture: Option<String>,
     },
     /// Removes a token.
     RemoveToken { id: String },
@@ -103,8 +112,9 @@ pub enum SceneOp {
     },
 }
 
-fn refused(e: TxError) -> CampaignError {
-    CampaignError::Refused(e.to_string())
+/// A field given, even as `null` (`Some(None)`), apart from one left out (`None`).
+fn given<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
 }
 
 impl SceneOp {
@@ -149,13 +159,23 @@ impl SceneOp {
                 let (_, old) = tx.token(&id)?;
                 let token = Token {
                     hidden: hidden.unwrap_or(old.hidden),
-                    entity: entity.or(old.entity.clone()),
+                    entity: entity.unwrap_or(old.entity.clone()),
                     size: size.unwrap_or(old.size),
-                    image: image.or(old.image.clone()),
+                    image: image.unwrap_or(old.image.clone()),
                     ..old
                 };
                 tx.update_token(&id, token)?;
                 Ok(format!("The GM changes token {id}."))
+            }
+            SceneOp::Portrait { entity, picture } => {
+                let name = tx.table.entities.get(&entity).map(|e| e.name.clone()).unwrap_or_else(|| entity.clone());
+                let had = picture.is_some();
+                tx.set_portrait(&entity, picture)?;
+                Ok(if had {
+                    format!("The GM gives {name} a portrait.")
+                } else {
+                    format!("The GM takes {name}'s portrait off.")
+                })
             }
             SceneOp::RemoveToken { id } => tx.remove_token(&id).map(|_| format!("The GM removes token {id}.")),
             SceneOp::Fog { scene, on, reveal, cover, polygon, cover_all } => {
@@ -183,30 +203,16 @@ impl SceneOp {
             SceneOp::Place { .. } => "token_place",
             SceneOp::Token { .. } | SceneOp::RemoveToken { .. } => "token_update",
             SceneOp::Fog { .. } => "fog",
+            SceneOp::Portrait { .. } => "portrait",
         }
     }
 }
 
 impl Campaign {
-    fn scene_tx(&self, actor: &Role, action: &str, dice: DiceSupply) -> Tx {
-        Tx::new(Table::clone(&self.table), self.rules.manifest.clone(), actor.clone(), Some(action.into()), dice)
-            .with_caps(self.rules.limits.caps.clone())
-    }
-
     /// Does one GM scene operation as one event (told to the GM only).
     pub fn scene(&mut self, actor: &Role, op: SceneOp) -> Result<LogEntry, CampaignError> {
-        self.catch_up()?;
-        if !actor.is_gm() {
-            return Err(CampaignError::Refused("only the GM prepares scenes, tokens and fog".into()));
-        }
         let action = op.name();
-        let mut tx = self.scene_tx(actor, action, DiceSupply::Forced(houserule_core::dice::Forced::new([])));
-        let line = op.apply(&mut tx).map_err(refused)?;
-        tx.say(line, Visibility::Gm, None).map_err(refused)?;
-        let staged = Staged { tx, result: Value::Null, log: vec![] };
-        let (header, items) =
-            self.commit(Append::new(EventKind::Action, Some(actor.clone()), staged).action(action))?;
-        Ok(view::log_entry(&header, &items, &hex::encode(self.head.1), actor))
+        self.gm_op(actor, action, "only the GM prepares scenes, tokens and fog", |tx| op.apply(tx))
     }
 
     /// Moves a token along `path` (its first cell where it stands) as `role`, with the rules'
@@ -235,7 +241,7 @@ impl Campaign {
         if !role.is_gm() && !sees(self.view(role)) {
             return Err(ActError::Forbidden { reason: format!("there is no token '{token}'") });
         }
-        let mut tx = self.scene_tx(role, "move", dice.clone());
+        let mut tx = self.op_tx(role, "move", dice.clone());
         tx.may_move(role, token).map_err(|e| ActError::Forbidden { reason: e.to_string() })?;
         let params = [("token", Value::from(token)), ("path", serde_json::to_value(&path).expect("cells serialise"))];
         // Secret: a hidden or fogged token's id and path are nobody's but the GM's and the mover's

@@ -5,8 +5,8 @@
 //! fog is masked again only when it changes.
 
 use super::App;
-use crate::calls::{Caller, ImportPicture, Imported, PictureData, PictureKey};
-use crate::campaign::pictures::{wanted, Wanted, NOT_YOURS};
+use crate::calls::{As, Caller, ImportPicture, Imported, PictureData, PictureKey, SceneDrawing};
+use crate::campaign::pictures::{self as campaign_pictures, wanted, Wanted, NOT_YOURS};
 use base64::Engine;
 use houserule_core::{ErrorCode, ErrorReport};
 use std::collections::VecDeque;
@@ -75,6 +75,22 @@ pub(super) fn picture(app: &App, caller: &Caller, p: PictureKey) -> Result<Pictu
         }
     };
     Ok(PictureData { mime: mime.into(), width, height, data: b64().encode(bytes.as_slice()) })
+}
+
+pub(super) fn scene_picture(app: &App, caller: &Caller, p: As) -> Result<Option<SceneDrawing>, ErrorReport> {
+    let role = caller.acting_as(p.role.as_deref())?;
+    let now = app.now()?;
+    let drawn = app.reading(&now, |s| {
+        campaign_pictures::scene_picture(&now.table, s, &role)
+            .map_err(|e| ErrorReport::new(ErrorCode::BadFile, format!("the scene could not be drawn: {e}")))
+    })?;
+    Ok(drawn.map(|(scene, d)| SceneDrawing {
+        scene,
+        width: d.width,
+        height: d.height,
+        legend: d.legend,
+        data: b64().encode(&d.png),
+    }))
 }
 
 fn storage(e: &crate::store::StoreError) -> ErrorReport {

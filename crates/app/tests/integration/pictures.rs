@@ -181,3 +181,52 @@ fn undo_takes_an_import_back_and_a_full_copy_carries_the_picture() {
     assert!(c.store().picture(&digest).unwrap().is_some(), "the full copy carries the picture");
     assert!(crate::support::verified(&c).ok);
 }
+
+/// A player's copy carries the map as that player saw it (fogged pixels black) and the pictures
+/// of what they see, and no other byte of the campaign's pictures: neither the whole map nor a
+/// hidden token's picture is in the file, under any digest.
+#[test]
+fn a_players_copy_carries_only_the_pictures_that_player_sees() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.houserule");
+    let (app, map) = table(&file);
+    let coin = RgbaImage::from_pixel(20, 20, Rgba([250, 210, 40, 255]));
+    let trap = RgbaImage::from_pixel(20, 20, Rgba([90, 10, 120, 255]));
+    let mut digests = vec![];
+    for (name, img) in [("coin.png", coin), ("trap.png", trap)] {
+        let mut out = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut out, image::ImageFormat::Png).unwrap();
+        digests.push(import(&app, name, &out.into_inner()).unwrap()["digest"].as_str().unwrap().to_string());
+    }
+    gm_op(
+        &app,
+        json!({"op": "place", "scene": "cellar", "id": "coin", "label": "Coin", "cell": [0, 0], "image": digests[0]}),
+    );
+    gm_op(
+        &app,
+        json!({"op": "place", "scene": "cellar", "id": "trap", "label": "Trap", "cell": [0, 1], "image": digests[1], "hidden": true}),
+    );
+    let ann = browser(Role::Player("ann".into()));
+    let key = ask(&app, &ann, "view", json!({})).unwrap()["scenes"][0]["map_key"].as_str().unwrap().to_string();
+    let seen = decoded(&ask(&app, &ann, "picture", json!({"key": key})).unwrap());
+    drop(app);
+
+    let copy = dir.path().join("ann.houserule");
+    houserule_app::share::share(&file, &copy, Some(&Role::Player("ann".into()))).unwrap();
+    let opened = houserule_app::share::SharedCopy::open(&copy).unwrap();
+    assert!(opened.verify().ok, "the copy verifies: {:?}", opened.verify());
+    let carried = opened.picture(&key).unwrap().expect("the copy carries ann's map");
+    let carried = image::load_from_memory(&carried).unwrap().into_rgba8();
+    assert_eq!(carried, seen, "the map in the copy is the one ann was given, pixel for pixel");
+    assert!(opened.picture(&digests[0]).unwrap().is_some(), "the coin she sees is carried");
+    assert!(opened.picture(&digests[1]).unwrap().is_none(), "the hidden trap is not");
+    assert!(opened.picture(&map).unwrap().is_none(), "nor the GM's whole map");
+    let mut stored = vec![];
+    opened.store().each_picture(|d, bytes| stored.push((d.to_string(), bytes.to_vec()))).unwrap();
+    assert_eq!(stored.len(), 2, "two pictures in the file: ann's map and the coin");
+    for (d, bytes) in &stored {
+        assert!(d != &map && d != &digests[1], "no stored picture is the map or the trap");
+        let img = image::load_from_memory(bytes).unwrap().into_rgba8();
+        assert!(img.pixels().all(|p| *p != GREEN), "no stored picture holds a pixel of the secret room");
+    }
+}

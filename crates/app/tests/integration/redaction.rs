@@ -3,7 +3,8 @@
 //! everything that player can receive — their view, their log, the answers to their own calls
 //! (results and refusals), the events pushed to them, the forum posts anyone may read, and a
 //! `share --for` copy of the file — must hold none of the values the rules keep from them. The
-//! GM writes handouts and reveals them to some players, to everyone or to nobody as play goes.
+//! GM writes handouts and reveals them to some players, to everyone or to nobody as play goes,
+//! and gives entities portraits (a hidden entity's portrait is as secret as the entity).
 //!
 //! What is secret is worked out here from first principles, from the GM's raw table and the
 //! raw items of every event with `Role::sees` — not by the code under test — and compared by
@@ -83,7 +84,7 @@ fn knowledge(
         put(Visibility::Public, None, &json!([table.round, table.settings, table.next_roll]), &|| "the table".into());
         for e in table.entities.values() {
             let owner = e.owner.as_deref();
-            put(e.visibility, owner, &json!([e.id, e.name]), &|| format!("entity {}", e.id));
+            put(e.visibility, owner, &json!([e.id, e.name, e.portrait]), &|| format!("entity {}", e.id));
             for (name, f) in &e.fields {
                 // A field's name is as secret as its value.
                 put(e.visibility.stricter(f.visibility), owner, &json!([name, f.value]), &|| {
@@ -205,6 +206,30 @@ fn handout_op(app: &App, gm: &Caller, dice: &mut Dice) -> Value {
     }
 }
 
+/// The GM imports a few pictures of their own colours (a portrait names one by its digest).
+fn pictures(app: &App, gm: &Caller, seed: u64) -> Vec<String> {
+    use base64::Engine;
+    (0..3u8)
+        .map(|i| {
+            let colour = image::Rgba([seed as u8, i * 80, 200 - i * 60, 255]);
+            let mut png = std::io::Cursor::new(Vec::new());
+            image::RgbaImage::from_pixel(8, 8, colour).write_to(&mut png, image::ImageFormat::Png).unwrap();
+            let data = base64::engine::general_purpose::STANDARD.encode(png.into_inner());
+            let call = Call::read("import_picture", json!({"name": format!("p{i}.png"), "data": data})).unwrap();
+            app.ask::<Value>(gm, call).unwrap()["digest"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+/// A portrait operation of the GM's: an entity on the table given one of `pictures`, or none.
+fn portrait_op(app: &App, gm: &Caller, dice: &mut Dice, pictures: &[String]) -> Option<Value> {
+    let view = app.ask::<Value>(gm, Call::read("view", json!({})).unwrap()).unwrap();
+    let ids: Vec<&String> = view["entities"].as_object()?.keys().collect();
+    let entity = ids.get(dice.below(ids.len().max(1)))?;
+    let picture = (dice.below(4) != 0).then(|| pictures[dice.below(pictures.len())].clone());
+    Some(json!({"op": "portrait", "entity": entity, "picture": picture}))
+}
+
 fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
     let catalog = catalog::default_catalog();
     let r = catalog.get(ruleset).unwrap_or_else(|| panic!("ruleset {ruleset}"));
@@ -216,6 +241,7 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
     let players: Vec<Caller> = PLAYERS.iter().map(|p| crate::support::browser(Role::Player(p.to_string()))).collect();
     let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut received: Vec<Received> = players.iter().map(|_| Received(vec![])).collect();
+    let portraits = pictures(&app, &gm, seed);
     for _ in 0..steps {
         let who = dice.below(players.len() + 2);
         let caller = if who >= players.len() { &gm } else { &players[who] };
@@ -230,6 +256,14 @@ fn play(ruleset: &str, seed: u64, steps: usize, dir: &Path) -> Vec<String> {
             let op = handout_op(&app, caller, &mut dice);
             if app.ask::<Value>(caller, Call::read("handout", op).unwrap()).is_ok() {
                 HANDOUT_OPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            continue;
+        }
+        // Now and then the GM gives someone a portrait, or takes one off.
+        if who >= players.len() && dice.below(5) == 0 {
+            let Some(op) = portrait_op(&app, caller, &mut dice, &portraits) else { continue };
+            if app.ask::<Value>(caller, Call::read("scene", op).unwrap()).is_ok() {
+                PORTRAIT_OPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             continue;
         }
@@ -382,7 +416,12 @@ fn no_player_receives_what_the_rules_keep_from_them() {
     assert!(whispers >= 50, "whispers and words to the GM were really written (only {whispers})");
     let handouts = HANDOUT_OPS.load(std::sync::atomic::Ordering::Relaxed);
     assert!(handouts >= 50, "handouts were really written and shown (only {handouts})");
+    let portraits = PORTRAIT_OPS.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(portraits >= 30, "portraits were really given and taken off (only {portraits})");
 }
+
+/// Portrait operations the GM made (not refused).
+static PORTRAIT_OPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Handout operations the GM made (not refused).
 static HANDOUT_OPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

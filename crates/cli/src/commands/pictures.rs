@@ -1,12 +1,17 @@
-//! `houserule scene FILE --import PICTURE` and `houserule scene FILE --map OUT`: pictures from
-//! the terminal. An import is the GM's, checked and kept exactly as the app's import is; the map
-//! written is the shown scene's background as the viewer may see it — for a player, the masked
-//! picture the app would send them, never the GM's whole one.
+//! `houserule scene FILE --import PICTURE`, `--map OUT` and `--background OUT`: pictures from
+//! the terminal. An import is the GM's, checked and kept exactly as the app's import is. The map
+//! written is the shown scene as the viewer sees it — drawn with its grid, fog and tokens, or
+//! (`--background`) its picture alone — made only from what the viewer may be given: for a
+//! player, the masked picture the app would send them, never the GM's whole one, and only the
+//! tokens they see (from a player's copy, what that player saw, as the copy carries it).
 
 use super::campaign::open;
 use super::{role, Outcome};
 use crate::output::{self, Failure};
 use houserule_app::campaign::pictures::{wanted, NOT_YOURS};
+use houserule_app::campaign::{Campaign, CampaignError};
+use houserule_app::pictures::scene;
+use houserule_app::share::SharedCopy;
 use houserule_core::view_scene::scenes_view;
 use houserule_core::{ErrorCode, Role};
 use std::path::Path;
@@ -39,28 +44,65 @@ pub fn import(json: bool, file: &Path, viewer: Option<&str>, picture: &Path) -> 
     Ok(true)
 }
 
-/// Writes the background of the scene shown to `viewer` (the GM: the first scene, or the shown
-/// one) as they may see it.
-pub fn map(json: bool, file: &Path, viewer: Option<&str>, out: &Path) -> Outcome {
+/// What `--map` and `--background` write.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Picturing {
+    /// The scene drawn: the map, the grid, the fog and the tokens the viewer sees.
+    Scene,
+    /// The map picture alone, as the viewer may see it.
+    Background,
+}
+
+/// Writes the scene shown to `viewer` (the GM: the shown one, else the first) as they see it:
+/// drawn whole, or its map picture alone. A player's copy gives what its player saw, as the copy
+/// carries it.
+pub fn map(json: bool, file: &Path, viewer: Option<&str>, out: &Path, what: Picturing) -> Outcome {
     let who = viewer.map(role).transpose()?.unwrap_or(Role::Gm);
-    let c = open(file)?;
-    let table = c.table();
-    let scenes = scenes_view(table, &who);
-    let scene = scenes.iter().find(|s| s.shown).or(scenes.first());
-    let none = || Failure::new(ErrorCode::BadParam, "--map: no scene with a background to show");
-    let scene = scene.ok_or_else(none)?;
-    let key = match (&scene.background, &scene.map_key) {
-        (Some(bg), _) => bg.digest.clone(),
-        (None, Some(k)) => k.clone(),
-        (None, None) => return Err(none()),
+    let none = || Failure::new(ErrorCode::BadParam, "no scene to show: make one with --op '{\"op\":\"create\",…}'");
+    let no_map = |name: &str| Failure::new(ErrorCode::BadParam, format!("--background: {name} has no map picture"));
+    let bad = |e: String| Failure::new(ErrorCode::BadFile, e);
+    let (scene, who, copy, opened) = match Campaign::open(file) {
+        Err(CampaignError::PlayerCopy { .. }) => {
+            let copy = SharedCopy::open(file).map_err(|e| bad(e.to_string()))?;
+            let scenes = &copy.view().scenes;
+            let scene = scenes.iter().find(|s| s.shown).or(scenes.first()).ok_or_else(none)?.clone();
+            let who = copy.for_role.clone();
+            (scene, who, Some(copy), None)
+        }
+        opened => {
+            let c = opened.map_err(Failure::from)?;
+            let scenes = scenes_view(c.table(), &who);
+            let scene = scenes.iter().find(|s| s.shown).or(scenes.first()).ok_or_else(none)?.clone();
+            (scene, who, None, Some(c))
+        }
     };
-    let want = wanted(table, &who, &key).ok_or_else(|| Failure::new(ErrorCode::Forbidden, NOT_YOURS))?;
-    let (_, bytes) = want.bytes(c.store()).map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?;
+    // The bytes of a picture key the viewer may be given, and nothing else.
+    let picture = |key: &str| -> Option<Vec<u8>> {
+        match (&copy, &opened) {
+            (Some(copy), _) => copy.picture(key).ok().flatten(),
+            (_, Some(c)) => wanted(c.table(), &who, key)?.bytes(c.store()).ok().map(|(_, b)| b),
+            _ => None,
+        }
+    };
+    let (bytes, legend) = match what {
+        Picturing::Scene => {
+            let drawn = scene::draw(&scene, who.is_gm(), &picture).map_err(|e| bad(e.to_string()))?;
+            (drawn.png, drawn.legend)
+        }
+        Picturing::Background => {
+            let key =
+                if who.is_gm() { scene.background.as_ref().map(|b| b.digest.clone()) } else { scene.map_key.clone() };
+            let key = key.ok_or_else(|| no_map(&scene.name))?;
+            let bytes = picture(&key).ok_or_else(|| Failure::new(ErrorCode::Forbidden, NOT_YOURS))?;
+            (bytes, Vec::new())
+        }
+    };
     std::fs::write(out, &bytes).map_err(|e| io(out, e))?;
     if json {
-        output::json(&serde_json::json!({ "scene": scene.id, "out": out, "bytes": bytes.len() }));
+        output::json(&serde_json::json!({ "scene": scene.id, "out": out, "bytes": bytes.len(), "legend": legend }));
     } else {
         crate::say!("Wrote {} ({} bytes): {} as {} sees it.", out.display(), bytes.len(), scene.name, who);
+        legend.iter().for_each(|l| crate::say!("  {l}"));
     }
     Ok(true)
 }

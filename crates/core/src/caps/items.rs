@@ -204,6 +204,10 @@ fn change_names(change: &Change) -> Result<(), CapError> {
             p.check().map_err(bad)?;
             name("a picture's name", &p.name)
         }
+        Change::Portrait { entity, picture } => {
+            name("an entity's id", entity)?;
+            picture.as_deref().map_or(Ok(()), portrait_digest)
+        }
         Change::Handout { id, handout } => {
             name("a handout's id", id)?;
             let bad = |e: crate::handout::HandoutError| CapError { what: "a handout".into(), detail: e.to_string() };
@@ -212,8 +216,14 @@ fn change_names(change: &Change) -> Result<(), CapError> {
     }
 }
 
+/// A portrait names a picture by its digest, in the digest's one spelling.
+fn portrait_digest(digest: &str) -> Result<(), CapError> {
+    crate::picture::check_digest(digest).map_err(|e| CapError { what: "a portrait".into(), detail: e.to_string() })
+}
+
 fn entity_names(e: &Entity) -> Result<(), CapError> {
     name("an entity's id", &e.id)?;
+    e.portrait.as_deref().map_or(Ok(()), portrait_digest)?;
     name("an entity's kind", &e.kind)?;
     name("an entity's name", &e.name)?;
     e.owner.as_deref().map_or(Ok(()), |o| name("an entity's player", o))?;
@@ -258,6 +268,7 @@ mod tests {
             fields: Default::default(),
             traits: vec![],
             pools: Default::default(),
+            portrait: None,
         };
         public(Body::Change { change: Change::Create { entity } })
     }

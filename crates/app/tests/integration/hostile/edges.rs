@@ -167,6 +167,7 @@ fn named(name: &str) -> Item {
         fields: Default::default(),
         traits: vec![],
         pools: Default::default(),
+        portrait: None,
     };
     public(Body::Change { change: Change::Create { entity } })
 }
