@@ -47,3 +47,70 @@ fn a_scene_from_the_terminal_shows_each_viewer_only_what_they_may_see() {
     assert!(bad.stderr.contains("'3' is not a cell (write x,y"), "{}", bad.stderr);
     json(&["verify", &f], 0, "verify");
 }
+
+/// A picture of one colour, written to `dir/name`; answers its path.
+fn picture(dir: &std::path::Path, name: &str, w: u32, h: u32, rgb: [u8; 3]) -> String {
+    let path = dir.join(name);
+    image::RgbaImage::from_pixel(w, h, image::Rgba([rgb[0], rgb[1], rgb[2], 255])).save(&path).unwrap();
+    path.display().to_string()
+}
+
+/// Imports a picture and answers its digest (the last word `--import` prints).
+fn import(file: &str, path: &str) -> String {
+    ok(&["scene", file, "--import", path]).split_whitespace().last().unwrap().to_string()
+}
+
+/// How many pixels of a PNG are (within 3 of) this colour.
+fn pixels_of(png: &std::path::Path, rgb: [u8; 3]) -> usize {
+    let img = image::open(png).unwrap_or_else(|e| panic!("{}: {e}", png.display())).into_rgba8();
+    img.pixels().filter(|p| (0..3).all(|i| p.0[i].abs_diff(rgb[i]) <= 3)).count()
+}
+
+#[test]
+fn a_post_attaches_the_map_as_the_public_sees_it() {
+    const GREEN: [u8; 3] = [10, 200, 10];
+    const MAGENTA: [u8; 3] = [210, 20, 200];
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("yard.houserule").display().to_string();
+    json(&["new", &f, "--ruleset", "generic"], 0, "new");
+    ok(&["act", &f, "create_character", "-p", "name=Frody", "-p", "owner=bo"]);
+    ok(&["act", &f, "create_npc", "-p", "name=Skulker", "-p", "hidden=true"]);
+    let map = import(&f, &picture(dir.path(), "yard.png", 500, 500, GREEN));
+    let face = import(&f, &picture(dir.path(), "skulker.png", 40, 40, MAGENTA));
+    let background =
+        format!(r#"{{"op":"update","id":"yard","background":{{"digest":"{map}","width":500,"height":500}}}}"#);
+    let skulker_face = format!(r#"{{"op":"token","id":"zq_lurk","image":"{face}"}}"#);
+    for op in [
+        r#"{"op":"create","id":"yard","name":"The Yard"}"#,
+        &background,
+        r#"{"op":"place","scene":"yard","id":"frody","entity":"frody","cell":[0,0]}"#,
+        r#"{"op":"place","scene":"yard","id":"zq_lurk","entity":"skulker","cell":[1,0]}"#,
+        &skulker_face,
+        r#"{"op":"fog","scene":"yard","on":true,"reveal":[[0,0],[1,0]]}"#,
+    ] {
+        ok(&["scene", &f, "--op", op]);
+    }
+    ok(&["act", &f, "narrate", "-p", "text=The gate creaks."]);
+    let out = dir.path().join("post-map.png");
+    let refused = houserule(&["post", &f, "--map", &out.display().to_string()]);
+    assert!(refused.code != 0 && refused.stderr.contains("no scene is shown"), "{}", refused.stderr);
+    assert!(!out.exists(), "nothing is written when the post is refused");
+    ok(&["scene", &f, "--op", r#"{"op":"show","id":"yard"}"#]);
+
+    let md = ok(&["post", &f, "--map", &out.display().to_string()]);
+    assert!(md.contains("![Map: The Yard](post-map.png)") && md.contains("- F Frody: column 1, row 1"), "{md}");
+    for secret in ["Skulker", "skulker", "zq_lurk", "column 2"] {
+        assert!(!md.contains(secret), "the post names the hidden token ({secret}): {md}");
+    }
+    let green = pixels_of(&out, GREEN);
+    assert!(green > 0, "the revealed cells show the map");
+    assert!(green < 500 * 500 / 10, "the fogged map is black in the post's picture ({green} map pixels)");
+    assert_eq!(pixels_of(&out, MAGENTA), 0, "not one pixel of the hidden token's picture");
+    let bb = ok(&["post", &f, "--format", "bbcode", "--map", &out.display().to_string()]);
+    assert!(bb.contains("[img]post-map.png[/img]\n[list]\n[*]F Frody: column 1, row 1\n[/list]"), "{bb}");
+
+    let copy = dir.path().join("bo.houserule").display().to_string();
+    ok(&["share", &f, &copy, "--for", "player:bo"]);
+    let from_copy = houserule(&["post", &copy, "--map", &dir.path().join("c.png").display().to_string()]);
+    assert!(from_copy.code != 0 && from_copy.stderr.contains("from the campaign file"), "{}", from_copy.stderr);
+}

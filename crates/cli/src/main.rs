@@ -202,6 +202,10 @@ enum Command {
         event: Option<u64>,
         #[arg(long, default_value = "markdown", value_name = "markdown|bbcode|text")]
         format: String,
+        /// Also write the scene shown to the players, drawn as the public sees it, to this PNG,
+        /// and attach it to the post by its file name (upload it beside the post).
+        #[arg(long, value_name = "OUT.png")]
+        map: Option<PathBuf>,
     },
     /// What a campaign file is: its ruleset (and whether it keeps its own pinned copy), events, seed commitment.
     Info { file: PathBuf },
@@ -427,7 +431,9 @@ fn main() -> ExitCode {
         }
         Command::Share { file, out, for_role } => commands::sharing::share(json, &file, &out, for_role.as_deref()),
         Command::Reveal { file } => commands::sharing::reveal(json, &file),
-        Command::Post { file, event, format } => commands::sharing::post(json, &file, event, &format),
+        Command::Post { file, event, format, map } => {
+            commands::sharing::post(json, &file, event, &format, map.as_deref())
+        }
         Command::Info { file } => commands::sharing::info(json, &file),
         Command::Roll { expr, seed, dice, times, dialect } => {
             commands::dice::roll(json, &expr, seed, dice.as_deref(), times, dialect.as_deref())

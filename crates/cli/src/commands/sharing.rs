@@ -3,6 +3,7 @@
 use super::{role, Outcome};
 use crate::output::{self, Failure, Info, Posted};
 use crate::rulesets;
+use houserule_app::campaign::pictures::scene_picture;
 use houserule_app::share::{share as write_copy, ShareError, SharedCopy};
 use houserule_app::{Campaign, CampaignError};
 use houserule_core::event::EventKind;
@@ -55,15 +56,16 @@ pub fn reveal(json: bool, file: &Path) -> Outcome {
     Ok(true)
 }
 
-pub fn post(json: bool, file: &Path, event: Option<u64>, format: &str) -> Outcome {
+/// A post for a forum; with `map`, the public's drawing of the shown scene attached.
+pub fn post(json: bool, file: &Path, event: Option<u64>, format: &str, map: Option<&Path>) -> Outcome {
     let format = PostFormat::parse(format).ok_or_else(|| {
         Failure::new(ErrorCode::BadParam, format!("--format '{format}': use markdown, bbcode or text"))
     })?;
-    let (info, entries) = match Campaign::open(file) {
-        Ok(c) => (c.info(), c.log(&Role::Public, 1)?),
+    let (info, entries, campaign) = match Campaign::open(file) {
+        Ok(c) => (c.info(), c.log(&Role::Public, 1)?, Some(c)),
         Err(CampaignError::PlayerCopy { .. }) => {
             let copy = SharedCopy::open(file).map_err(share_failure)?;
-            (copy.info().clone(), copy.log(1).map_err(share_failure)?)
+            (copy.info().clone(), copy.log(1).map_err(share_failure)?, None)
         }
         Err(e) => return Err(e.into()),
     };
@@ -80,13 +82,45 @@ pub fn post(json: bool, file: &Path, event: Option<u64>, format: &str) -> Outcom
                 Failure::new(ErrorCode::BadRequest, format!("{} has no action or post yet", file.display()))
             })?,
     };
-    let text = render_post(entry, &info, &file.display().to_string(), format);
+    let mut text = render_post(entry, &info, &file.display().to_string(), format);
+    if let Some(out) = map {
+        let c = campaign.as_ref().ok_or_else(|| {
+            let why = "--map: a player's copy holds that player's view, not the public's; attach the map from the campaign file";
+            Failure::new(ErrorCode::BadParam, why)
+        })?;
+        text.push_str(&attach_map(c, out, format)?);
+    }
     if json {
         output::json(&Posted { post: text, event: entry.clone() });
     } else {
         output::lines(text.lines());
     }
     Ok(true)
+}
+
+/// Writes the scene shown to the players, drawn as the public sees it (the fog black, no
+/// hidden token), to `out`, and answers the lines that attach it to the post: the picture by
+/// its file name (upload it beside the post) and a line per token.
+fn attach_map(c: &Campaign, out: &Path, format: PostFormat) -> Result<String, Failure> {
+    let drawn = scene_picture(c.table(), c.store(), &Role::Public)
+        .map_err(|e| Failure::new(ErrorCode::BadFile, e.to_string()))?
+        .ok_or_else(|| Failure::new(ErrorCode::BadParam, "--map: no scene is shown to the players"))?;
+    let (scene, d) = drawn;
+    std::fs::write(out, &d.png).map_err(|e| Failure::new(ErrorCode::Io, format!("{}: {e}", out.display())))?;
+    let name = out.file_name().map_or_else(|| out.display().to_string(), |n| n.to_string_lossy().to_string());
+    let picture = match format {
+        PostFormat::Markdown => format!("![Map: {scene}]({name})"),
+        PostFormat::Bbcode => format!("[img]{name}[/img]"),
+        _ => format!("Map: {scene} ({name})"),
+    };
+    let tokens = match format {
+        PostFormat::Bbcode => {
+            let items: String = d.legend.iter().map(|l| format!("[*]{l}\n")).collect();
+            format!("[list]\n{items}[/list]")
+        }
+        _ => d.legend.iter().map(|l| format!("- {l}")).collect::<Vec<_>>().join("\n"),
+    };
+    Ok(format!("\n\n{picture}\n{tokens}\n"))
 }
 
 pub fn info(json: bool, file: &Path) -> Outcome {
