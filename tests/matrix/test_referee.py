@@ -9,6 +9,7 @@ kill moments of a run), HR_MATRIX_KEEP=1 (keep the temp dir and say where it is)
 """
 
 import asyncio
+import io
 import json
 import os
 import random
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +39,11 @@ VERIFY_LINE = re.compile(r"houserule verify\b.*?--event (\d+) --hash ([0-9a-f]{6
 # `matrix invite ... --as NAME`: a bare player name as the issue writes it (`player:NAME`, as
 # elsewhere in the CLI, works too); one place to change it.
 INVITE_AS = "{name}"
+
+# The colours of the map test's pictures: the hall's floor, Gandolf's token, the hidden trap.
+MAP_GREEN = (10, 200, 10)
+BLUE = (20, 60, 220)
+MAGENTA = (210, 20, 200)
 
 GANDOLF = ["IQ of 180", "Magic!", "Barrier", "Fireball", "Levitate", "Scorching Hellfire", "pyromaniac"]
 FRODY = ["agility", "halfling fortitude", "small size", "frying pan", "quick reflexes"]
@@ -274,6 +281,9 @@ class Table:
             ("eve, not at this table, is refused once, then passed over", self.eve_refused),
             ("ann's view and a whisper reach her direct room only", self.private_to_ann),
             ("a handout shown to ann reaches her direct room only", self.handout_to_ann),
+            ("!hr map draws the room's map and ann's own; no hidden or fogged pixel", self.map_pictures),
+            ("!hr move moves bo's token; a hidden one is no token to him", self.move_from_room),
+            ("a crash right after a move is committed: taken once", self.crash_after_move),
             ("the GM acting from the CLI shows up in the room", self.gm_acts_from_cli),
             ("requests sent while the referee is down are answered once", self.down_and_back),
             *[(f"kill -9 at a random moment, round {i}", self.random_kill) for i in (1, 2, 3)],
@@ -333,7 +343,10 @@ class Table:
         player = self.players[request.player]
         reply = await self.guarded(player.wait_for_reply(self.gm, request.event_id, REPLY_TIMEOUT))
         check(reply.room_id == self.room, f"reply to {request.text!r} came in {reply.room_id}")
-        check_notice(reply)
+        if request.text.strip() == "!hr map":
+            check_picture(reply)
+        else:
+            check_notice(reply)
         return reply
 
     async def refused(self, request, *names):
@@ -558,6 +571,145 @@ class Table:
         for m in seen:
             check(words not in m.body and "The vault" not in m.body, f"bo saw ann's handout in {m.room_id}")
 
+    async def scene_op(self, op):
+        await self.cli.run("scene", self.campaign, "--op", json.dumps(op))
+
+    async def map_pictures(self):
+        """The GM prepares a fogged hall from the CLI: Gandolf (ann's, hidden from the others,
+        blue), Frody (bo's, no picture) and a hidden trap (magenta) deep in the fog."""
+        from PIL import Image  # Pillow comes with Synapse in the test's venv
+
+        await self.scene_op({"op": "create", "id": "hall", "name": "The Hall"})
+        scenes = await self.cli.json("scene", self.campaign)
+        size = int(next(s["grid"]["size"] for s in scenes if s["id"] == "hall"))
+        pictures = {}
+        for name, colour, side in (("hall", MAP_GREEN, 8 * size), ("gandolf", BLUE, 40), ("trap", MAGENTA, 40)):
+            path = self.tmp / f"{name}.png"
+            Image.new("RGB", (side, side), colour).save(path)
+            imported = await self.cli.run("scene", self.campaign, "--import", path)
+            pictures[name] = imported.stdout.split()[-1]
+        background = {"digest": pictures["hall"], "width": 8 * size, "height": 8 * size}
+        await self.scene_op({"op": "update", "id": "hall", "background": background})
+        place = {"op": "place", "scene": "hall"}
+        await self.scene_op({**place, "id": "t-gandolf", "entity": "gandolf", "cell": [0, 0], "image": pictures["gandolf"], "hidden": True})
+        await self.scene_op({**place, "id": "t-frody", "entity": "frody", "cell": [1, 0]})
+        await self.scene_op({**place, "id": "zq-trap", "label": "Pit trap", "cell": [6, 6], "image": pictures["trap"], "hidden": True})
+        await self.scene_op({"op": "fog", "scene": "hall", "on": True})
+        await self.scene_op({"op": "fog", "scene": "hall", "polygon": [[0, 0], [4, 0], [4, 4], [0, 4]]})
+        await self.scene_op({"op": "show", "id": "hall"})
+        self.open_side = 4 * size
+        self.map_side = 8 * size
+
+        bo_request = await self.send("bo", "!hr map")
+        bo_map = await self.picture_reply(bo_request)
+        self.check_drawing(bo_map, "the room's map (bo asked)", blue=False)
+        check("Frody" in bo_map.body, f"the map's legend does not name Frody: {bo_map.body!r}")
+        ann_start = len(self.players["ann"].seen)
+        ann_request = await self.send("ann", "!hr map")
+        room_map = await self.picture_reply(ann_request)
+        self.check_drawing(room_map, "the room's map (ann asked)", blue=False)
+        check("direct room" in room_map.body, f"the room is not told ann got her own map: {room_map.body!r}")
+        own = await self.guarded(
+            self.players["ann"].wait_for(
+                lambda m: m.sender == self.gm and m.content.get("msgtype") == "m.image" and m.room_id == self.direct["ann"],
+                REPLY_TIMEOUT,
+                "ann's own map in her direct room",
+                since=ann_start,
+            )
+        )
+        self.check_drawing(own, "ann's own map", blue=True)
+        check("Gandolf" in own.body, f"ann's own legend does not name Gandolf: {own.body!r}")
+        await asyncio.sleep(1.0)  # time for a leak to arrive before looking for one
+        await self.check_no_hidden_token()
+
+    async def picture_reply(self, request):
+        """The referee's m.image reply to a request, in the room."""
+        player = self.players[request.player]
+        reply = await self.guarded(player.wait_for_reply(self.gm, request.event_id, REPLY_TIMEOUT))
+        check(reply.room_id == self.room, f"the map for {request.text!r} came in {reply.room_id}")
+        check_picture(reply)
+        return reply
+
+    def check_drawing(self, message, what, blue):
+        """The picture a message links, downloaded and decoded: the map shows only where the
+        fog is lifted; the hidden trap never; Gandolf (blue) exactly when `blue`."""
+        from PIL import Image
+
+        url = message.content.get("url", "")
+        check(url.startswith("mxc://"), f"{what}: no mxc URL: {message.content}")
+        server, media = url[len("mxc://"):].split("/", 1)
+        token = self.players["ann"].client.access_token
+        request = urllib.request.Request(
+            f"{self.hs.url}/_matrix/client/v1/media/download/{server}/{media}",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as r:
+            img = Image.open(io.BytesIO(r.read())).convert("RGB")
+        info = message.content.get("info") or {}
+        check((info.get("w"), info.get("h")) == img.size, f"{what}: info says {info}, the PNG is {img.size}")
+        scale = img.size[0] / self.map_side
+        near = lambda p, c: all(abs(p[i] - c[i]) <= 3 for i in range(3))  # noqa: E731
+        green_far, counts = 0, {"blue": 0, "magenta": 0, "green": 0}
+        pixels = img.load()
+        width = img.size[0]
+        for i in range(width * img.size[1]):
+            p = pixels[i % width, i // width]
+            if near(p, MAP_GREEN):
+                counts["green"] += 1
+                green_far = max(green_far, i % img.size[0], i // img.size[0])
+            elif near(p, BLUE):
+                counts["blue"] += 1
+            elif near(p, MAGENTA):
+                counts["magenta"] += 1
+        check(counts["green"] > 0, f"{what}: no pixel of the map where the fog is lifted")
+        check(green_far < self.open_side * scale, f"{what}: a map pixel at {green_far} lies under the fog")
+        check(counts["magenta"] == 0, f"{what}: {counts['magenta']} pixels of the hidden trap's picture")
+        check((counts["blue"] > 0) == blue, f"{what}: {counts['blue']} pixels of Gandolf's picture (expected {blue})")
+        for name in ("Pit trap", "zq-trap"):
+            check(name not in message.body and name not in json.dumps(message.content), f"{what} names {name}")
+
+    async def check_no_hidden_token(self):
+        """Nobody's message in the shared room, and nothing bo can see, names the hidden trap
+        or Gandolf's hidden token; bo was sent no map of his own."""
+        for m in await self.players["ann"].history(self.room):
+            for secret in ("Pit trap", "zq-trap", "t-gandolf"):
+                check(secret not in json.dumps(m.content), f"the room was told of {secret}: {m.body!r}")
+        bo = self.players["bo"]
+        for room_id in list(bo.client.rooms):
+            for m in await bo.history(room_id):
+                for secret in ("Pit trap", "zq-trap", "Gandolf:", "t-gandolf"):
+                    check(secret not in json.dumps(m.content), f"bo saw {secret} in {room_id}: {m.body!r}")
+                if room_id == self.direct["bo"]:
+                    check(m.content.get("msgtype") != "m.image", "bo was sent a map of his own, the same as the room's")
+
+    async def token_cell(self, token):
+        scenes = await self.cli.json("scene", self.campaign)
+        return next(t["cell"] for s in scenes for t in s["tokens"] if t["id"] == token)
+
+    async def move_from_room(self):
+        before = await self.log_length()
+        hidden = await self.refused(await self.send("bo", "!hr move Gandolf 2,2"))
+        nobody = await self.refused(await self.send("bo", "!hr move Nobody 2,2"))
+        check(
+            hidden.body.replace("Gandolf", "X") == nobody.body.replace("Nobody", "X"),
+            f"a hidden token is refused unlike one nobody has: {hidden.body!r} / {nobody.body!r}",
+        )
+        await self.refused(await self.send("bo", "!hr move frody 0,1"), "column,row")
+        check(await self.log_length() == before, "a refused move wrote to the log")
+        await self.answer(await self.send("bo", "!hr move frody 3,1", logs="move"))
+        cell = await self.token_cell("t-frody")
+        check(cell == [2, 0], f"Frody stands at {cell} after '!hr move frody 3,1', not [2, 0] (column 3, row 1)")
+
+    async def crash_after_move(self):
+        self.referee.kill9()
+        self.referee.start(fault="acted:1")
+        request = await self.send("bo", "!hr move Frody 4,1 4,2", logs="move")
+        await self.referee.aborted("acted", REPLY_TIMEOUT)
+        self.referee.start()
+        await self.answer(request)
+        cell = await self.token_cell("t-frody")
+        check(cell == [3, 1], f"Frody stands at {cell} after one move to column 4, row 2, not [3, 1]")
+
     async def check_privacy(self):
         """Nothing private to ann is in the shared room or anywhere bo can see."""
         shared = await self.players["ann"].history(self.room)
@@ -734,6 +886,13 @@ def check_notice(message):
     c = message.content
     check(c.get("msgtype") == "m.notice", f"referee message is {c.get('msgtype')}, not m.notice: {c}")
     check(c.get("format") == "org.matrix.custom.html" and c.get("formatted_body"), f"no HTML body: {c}")
+
+
+def check_picture(message):
+    """A map is an m.image with its legend as the caption, plain and HTML."""
+    c = message.content
+    check(c.get("msgtype") == "m.image", f"the map is {c.get('msgtype')}, not m.image: {c}")
+    check(c.get("format") == "org.matrix.custom.html" and c.get("formatted_body"), f"no HTML caption: {c}")
 
 
 async def main():

@@ -146,7 +146,7 @@ fn take(campaign: &mut Campaign, role: &Role, step: &Step) -> Option<Result<Take
     }
     let m = step.move_token.as_ref()?;
     let what = format!("move {} as {role}", m.token);
-    let done = campaign.move_token_with(role, &m.token, m.path.clone(), step.dice.clone(), None);
+    let done = campaign.move_token_with(role, &m.token, m.path.clone(), step.dice.clone(), None, None);
     Some(done.map(|e| (what.clone(), Value::Null, e)).map_err(|e| (what, e.to_string())))
 }
 

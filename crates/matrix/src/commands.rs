@@ -31,12 +31,21 @@ pub const MAX_LOG: usize = 20;
 /// `!hr actions` (the actions the sender may take), `!hr act ACTION name=value …` (takes one),
 /// `!hr view` (the table as the sender may see it), `!hr log [N]` (the last N entries, 5 when
 /// not said), `!hr say TEXT` (a post to everyone, out of character); `!hr turn` (whose turn it
-/// is, as the sender may see it); `!hr handouts` (the handouts the sender may read).
+/// is, as the sender may see it); `!hr handouts` (the handouts the sender may read); `!hr map`
+/// (the shown scene drawn as the sender may see it); `!hr move TOKEN CELL …` (moves a token
+/// along the cells named, each `column,row` counted from 1 as the map's legend numbers them).
 #[derive(Debug)]
 pub enum Request {
     Help,
     Turn,
     Handouts,
+    Map,
+    /// A token (its id, or a name the sender sees) and the cells it goes through, as the
+    /// legend numbers them (from 1); the path starts where the token stands.
+    Move {
+        token: String,
+        cells: Vec<(i32, i32)>,
+    },
     /// A call, boxed: a call is large and a help request is nothing.
     Call(Box<Call>),
 }
@@ -185,6 +194,8 @@ fn request(words: &[Word]) -> Result<Request, Unreadable> {
         "view" => none_after(view()),
         "turn" => none_after(Request::Turn),
         "handouts" | "handout" => none_after(Request::Handouts),
+        "map" => none_after(Request::Map),
+        "move" => move_request(command, rest),
         "log" => match rest {
             [] => Ok(log(5)),
             [n] => match n.text.parse::<usize>() {
@@ -230,9 +241,40 @@ fn request(words: &[Word]) -> Result<Request, Unreadable> {
         }
         other => Err(Unreadable {
             column: command.column,
-            message: format!("'{other}' is not a command: try help, actions, act, view, turn, handouts, log or say"),
+            message: format!(
+                "'{other}' is not a command: try help, actions, act, view, turn, map, move, handouts, log or say"
+            ),
         }),
     }
+}
+
+/// `!hr move TOKEN CELL …`: the token, then at least one cell `column,row` (from 1).
+fn move_request(command: &Word, rest: &[Word]) -> Result<Request, Unreadable> {
+    let Some((token, cells)) = rest.split_first() else {
+        return Err(Unreadable {
+            column: command.column + command.text.chars().count(),
+            message: "which token, to where? '!hr move Frody 4,2' (column,row as the map's legend says them)".into(),
+        });
+    };
+    if cells.is_empty() {
+        return Err(Unreadable {
+            column: token.column + token.text.chars().count(),
+            message: format!("to where? '!hr move {} 4,2' (column,row as the map's legend says them)", token.text),
+        });
+    }
+    let cell = |w: &Word| {
+        let number = |t: &str| t.trim().parse::<i32>().ok().filter(|n| (1..=100_000).contains(n));
+        match w.text.split_once(',') {
+            Some((c, r)) => number(c).zip(number(r)).ok_or(()),
+            None => Err(()),
+        }
+        .map_err(|()| Unreadable {
+            column: w.column,
+            message: format!("'{}' is not a cell: write column,row, each from 1 (as in 4,2)", w.text),
+        })
+    };
+    let cells = cells.iter().map(cell).collect::<Result<Vec<_>, _>>()?;
+    Ok(Request::Move { token: token.text.clone(), cells })
 }
 
 /// What the referee understands, for `!hr help`.
@@ -247,6 +289,8 @@ pub fn help(player: Option<&str>) -> String {
          !hr act ACTION name=value … — take one (quote a value with spaces: name=\"two words\"; lists: a,b)\n\
          !hr view — the table as you may see it (what only you may see comes in our direct room)\n\
          !hr turn — whose turn it is, and the turn order\n\
+         !hr map — the map as you may see it (what only you may see comes in our direct room)\n\
+         !hr move TOKEN COLUMN,ROW … — move a token (its name or id) through those cells, counted from 1 as the map's legend does\n\
          !hr handouts — the handouts the GM has shown you\n\
          !hr log [N] — the last N entries of the log (1 to {MAX_LOG})\n\
          !hr say TEXT — a post into the campaign's log, to everyone\n\
@@ -311,6 +355,19 @@ mod tests {
         assert!(err("!hr act").message.contains("which action"));
         assert!(err("!hr view me").message.contains("takes nothing"));
         assert!(err(&format!("!hr act x note={}", "a".repeat(MAX_COMMAND))).message.contains("at most"));
+    }
+
+    #[test]
+    fn a_move_names_its_token_and_cells_from_one() {
+        let Some(Ok(Request::Move { token, cells })) = read("!hr move \"Old Tom\" 2,3 4,3") else { panic!("a move") };
+        assert_eq!((token.as_str(), cells), ("Old Tom", vec![(2, 3), (4, 3)]));
+        let err = |body: &str| read(body).unwrap().unwrap_err();
+        assert_eq!(err("!hr move frody 0,3").column, 16, "cells count from 1");
+        assert!(err("!hr move frody 3").message.contains("not a cell"));
+        assert!(err("!hr move frody").message.contains("to where?"));
+        assert!(err("!hr move").message.contains("which token"));
+        assert!(matches!(read("!hr map"), Some(Ok(Request::Map))));
+        assert!(err("!hr map big").message.contains("takes nothing"));
     }
 
     #[test]

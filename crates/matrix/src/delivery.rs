@@ -11,7 +11,7 @@
 //! goes unanswered).
 
 use crate::commands;
-use crate::messages::{Answer, Notice};
+use crate::messages::{Answer, Notice, Picture};
 use crate::referee::{short, Referee};
 use crate::MatrixError;
 use serde_json::Value;
@@ -91,7 +91,21 @@ impl Referee {
                 self.deliver(&direct, &format!("{txn}-direct"), &private).await?;
                 self.deliver(&self.link.room, &txn, &n.in_thread(thread)).await
             }
+            Answer::Pictures(room, private) => {
+                if let Some((direct, own)) = private {
+                    self.deliver_picture(&direct, &format!("{txn}-direct"), own).await?;
+                }
+                self.deliver_picture(&self.link.room, &txn, room.in_thread(thread)).await
+            }
         }
+    }
+
+    /// Uploads a picture and sends it to `room` with transaction id `txn` (a send repeated
+    /// after a crash is the same message; its upload, done again, is only an unused copy).
+    pub(crate) async fn deliver_picture(&self, room: &str, txn: &str, picture: Picture) -> Result<(), MatrixError> {
+        let content = picture.content(&self.chat.upload_png(picture.png.clone()).await?);
+        self.chat.send_once(room, txn, &content).await?;
+        Ok(())
     }
 
     /// Sends a notice to `room` as the messages it fits in: itself, or its parts in order (each

@@ -8,6 +8,7 @@
 //! - [`referee::Referee`]: reads `!hr` commands ([`commands`]) in room order, takes actions as
 //!   the sender's player, answers each request once and posts every event ([`messages`]);
 //! - [`turns`]: whose turn it is (`!hr turn`), and the room told when a turn passes;
+//! - [`map`]: the shown scene as a picture (`!hr map`) and a token's move (`!hr move`);
 //! - [`online::MatrixOnline`]: the same inside the desktop app, run from its Online panel.
 //!
 //! What the file keeps of the room is in [`link`]. Only unencrypted rooms are played in: a room
@@ -18,6 +19,7 @@ pub mod commands;
 mod delivery;
 pub mod handouts;
 pub mod link;
+pub mod map;
 pub mod messages;
 pub mod online;
 pub mod referee;

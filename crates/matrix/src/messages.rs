@@ -24,10 +24,47 @@ const LONGEST_LABEL: &str = "(part 99999 of 99999)\n";
 /// A text in the `houserule` field of a part is cut to this many characters.
 const PART_FIELD_CHARS: usize = 500;
 
-/// How a request is answered: in the room, or in the room and privately (to the room named).
+/// How a request is answered: in the room, or in the room and privately (to the room named);
+/// or with pictures: one for the room, and one privately when the sender may see more.
 pub(crate) enum Answer {
     Room(Notice),
     Both(Notice, String, Notice),
+    Pictures(Picture, Option<(String, Picture)>),
+}
+
+/// A picture the referee sends (an `m.image`): a PNG, and its caption — a notice whose text,
+/// HTML, reply and `houserule` field the image message carries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Picture {
+    pub png: Vec<u8>,
+    /// The file name clients show and save it under.
+    pub file_name: String,
+    pub width: u32,
+    pub height: u32,
+    pub caption: Notice,
+}
+
+impl Picture {
+    /// The `m.room.message` content, once the PNG is uploaded to `url` (an `mxc://` URI). The
+    /// caption is cut to fit one message (a legend of a few hundred tokens fits whole).
+    pub fn content(&self, url: &str) -> Value {
+        let mut caption = self.caption.clone();
+        if size(&caption.content()) > MAX_CONTENT {
+            let cut: String = caption.body.chars().take(MAX_CONTENT / 4).collect();
+            caption = Notice { body: format!("{cut}…"), html: escape_html(&format!("{cut}…")), ..caption };
+        }
+        let mut c = caption.content();
+        c["msgtype"] = json!("m.image");
+        c["filename"] = json!(self.file_name);
+        c["url"] = json!(url);
+        c["info"] = json!({ "mimetype": "image/png", "w": self.width, "h": self.height, "size": self.png.len() });
+        c
+    }
+
+    /// Puts it in the thread that starts at `root`.
+    pub fn in_thread(self, root: Option<&str>) -> Picture {
+        Picture { caption: self.caption.in_thread(root), ..self }
+    }
 }
 
 /// One message the referee sends.

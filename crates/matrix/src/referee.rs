@@ -95,7 +95,7 @@ impl Fault {
 
 /// The campaign in play, refereed in its room.
 pub struct Referee {
-    app: App,
+    pub(crate) app: App,
     pub(crate) chat: Chat,
     pub(crate) link: Link,
     /// The campaign file's name, for the verify line of posts.
@@ -330,6 +330,17 @@ impl Referee {
             )),
             (Ok(Request::Turn), Some(role)) => self.turn(&Caller::new(role, &self.front), id, direct)?,
             (Ok(Request::Handouts), Some(role)) => self.handouts(&Caller::new(role, &self.front), id, direct)?,
+            (Ok(Request::Map), Some(role)) => self.map(&Caller::new(role, &self.front), id, direct)?,
+            (Ok(Request::Move { token, cells }), Some(role)) => {
+                match self.move_token(&Caller::new(role, &self.front), &token, &cells, id)? {
+                    Some(refusal) => refusal,
+                    None => {
+                        // The move's post is the answer (`post_new`), and `answered` moved with it.
+                        self.fault("acted");
+                        return Ok(Some(id.to_string()));
+                    }
+                }
+            }
             (Ok(Request::Call(call)), Some(role)) => {
                 let caller = Caller::new(role, &self.front);
                 match self.answer(&caller, *call, id, direct)? {
@@ -360,10 +371,7 @@ impl Referee {
         id: &str,
         direct: Option<&str>,
     ) -> Result<Option<Answer>, MatrixError> {
-        let bridged = || Bridged {
-            message: ChatMessage { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() },
-            marks: vec![link::mark(ANSWERED, &id)],
-        };
+        let bridged = || self.bridged(id);
         let refused = |e: ErrorReport| Ok(Some(Answer::Room(Notice::refusal(&refusal(&e), id))));
         let written = match call {
             Call::Act(request) => self.app.call(caller, Call::Act(request.bridged(bridged()))),
@@ -431,8 +439,17 @@ impl Referee {
         Ok(self.split(id, &caller.role, direct, crate::handouts::text(&public), crate::handouts::text(&own)))
     }
 
+    /// What a call taken from request `id` carries: the message, and the `answered` mark
+    /// committed with its event.
+    pub(crate) fn bridged(&self, id: &str) -> Bridged {
+        Bridged {
+            message: ChatMessage { via: "matrix".into(), room: self.link.room.clone(), event: id.to_string() },
+            marks: vec![link::mark(ANSWERED, &id)],
+        }
+    }
+
     /// The referee itself, reading what the room (the public) or a seat may see.
-    fn public(&self) -> Caller {
+    pub(crate) fn public(&self) -> Caller {
         Caller::new(Role::Gm, &self.front)
     }
 

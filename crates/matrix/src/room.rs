@@ -8,6 +8,7 @@
 use crate::MatrixError;
 use matrix_sdk::config::RequestConfig;
 use matrix_sdk::ruma::api::client::filter::FilterDefinition;
+use matrix_sdk::ruma::api::client::media::create_content;
 use matrix_sdk::ruma::api::client::membership::{invite_user, join_room_by_id};
 use matrix_sdk::ruma::api::client::message::{get_message_events, send_message_event};
 use matrix_sdk::ruma::api::client::room::{create_room, get_room_event};
@@ -162,6 +163,17 @@ impl Chat {
         let response =
             self.client.send(request).with_request_config(once).await.map_err(failure("sending a message"))?;
         Ok(response.event_id.to_string())
+    }
+
+    /// Uploads a PNG to the homeserver's media store, once (no silent retries, as
+    /// [`Chat::send_once`]); answers its `mxc://` URI.
+    pub async fn upload_png(&self, png: Vec<u8>) -> Result<String, MatrixError> {
+        let mut request = create_content::v3::Request::new(png);
+        request.content_type = Some("image/png".into());
+        let once = RequestConfig::new().disable_retry().timeout(Duration::from_secs(60));
+        let response =
+            self.client.send(request).with_request_config(once).await.map_err(failure("uploading a picture"))?;
+        Ok(response.content_uri.to_string())
     }
 
     /// One event of `room`; none when the homeserver will not give it (unknown, not visible).

@@ -51,6 +51,11 @@ pub struct MoveToken {
     /// running die): a player's browser must send them.
     #[serde(default)]
     pub entropy: Option<houserule_core::dice::Entropy>,
+    /// The chat message a bridge took the move from, and the bridge's marks (never read from
+    /// JSON): committed with the move, so a bridge takes it exactly once.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub bridged: Option<crate::chat::Bridged>,
 }
 
 /// A picture to import: its file name and its bytes (base64).

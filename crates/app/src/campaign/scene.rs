@@ -9,6 +9,7 @@
 
 use super::{Campaign, CampaignError};
 use crate::campaign::append::Append;
+use crate::chat::Bridged;
 use crate::sandbox::TableId;
 use houserule_core::action::{ActError, Call, Staged};
 use houserule_core::dice::Entropy;
@@ -219,11 +220,13 @@ impl Campaign {
     /// `move` hook, as one event; refused with the reason, committing nothing, when `role` may
     /// not move it, the path does not fit or the rules refuse.
     pub fn move_token(&mut self, role: &Role, token: &str, path: Vec<Cell>) -> Result<LogEntry, ActError> {
-        self.move_token_with(role, token, path, None, None)
+        self.move_token_with(role, token, path, None, None, None)
     }
 
     /// As [`Campaign::move_token`], with the dice the move hook rolls: faces given in advance
-    /// (a scenario, dice rolled by hand), or the seed mixed with the mover's entropy.
+    /// (a scenario, dice rolled by hand), or the seed mixed with the mover's entropy; and, for a
+    /// move a bridge took from a chat message, the message and the bridge's marks, committed
+    /// with it.
     pub fn move_token_with(
         &mut self,
         role: &Role,
@@ -231,6 +234,7 @@ impl Campaign {
         path: Vec<Cell>,
         forced: Option<Vec<i64>>,
         entropy: Option<Entropy>,
+        bridged: Option<&Bridged>,
     ) -> Result<LogEntry, ActError> {
         let storage = |e: CampaignError| ActError::Storage(e.to_string());
         self.catch_up().map_err(storage)?;
@@ -258,13 +262,19 @@ impl Campaign {
             tx.replay(reply.items).map_err(ActError::from_tx)?;
             tx.finish_dice().map_err(ActError::Dice)?;
             let staged = Staged { tx, result: Value::Null, log: reply.log };
-            return self.commit_move(role, staged, Some(id));
+            return self.commit_move(role, staged, Some(id), bridged);
         }
-        self.commit_move(role, Staged { tx, result: Value::Null, log: vec![] }, None)
+        self.commit_move(role, Staged { tx, result: Value::Null, log: vec![] }, None, bridged)
     }
 
-    fn commit_move(&mut self, role: &Role, staged: Staged, staged_on: Option<TableId>) -> Result<LogEntry, ActError> {
-        let append = Append::new(EventKind::Action, Some(role.clone()), staged).action("move");
+    fn commit_move(
+        &mut self,
+        role: &Role,
+        staged: Staged,
+        staged_on: Option<TableId>,
+        bridged: Option<&Bridged>,
+    ) -> Result<LogEntry, ActError> {
+        let append = Append::new(EventKind::Action, Some(role.clone()), staged).action("move").bridged(bridged);
         let (header, items) = self.commit(append).map_err(|e| ActError::Storage(e.to_string()))?;
         if let Some(id) = staged_on {
             self.rules.committed(id);

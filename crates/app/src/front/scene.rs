@@ -17,17 +17,20 @@ pub(super) fn handout(app: &App, caller: &Caller, op: HandoutOp) -> Result<LogEn
 }
 
 /// A move's hook may roll (a running die): as with an action, a player's browser brings its own
-/// entropy, and elsewhere this machine's is used.
+/// entropy, a chat message its own (from the message), and elsewhere this machine's is used.
 pub(super) fn move_token(app: &App, caller: &Caller, p: MoveToken) -> Result<LogEntry, ErrorReport> {
-    if p.entropy.is_none() && caller.front.players_bring_entropy && !caller.role.is_gm() {
+    let brings_own = p.entropy.is_some() || p.bridged.is_some();
+    if !brings_own && caller.front.players_bring_entropy && !caller.role.is_gm() {
         return Err(ErrorReport::new(
             ErrorCode::BadRequest,
             "a player's move carries 32 fresh random bytes from their own device (entropy), so nobody can foresee \
              what it rolls; reload the page",
         ));
     }
-    let entropy = p.entropy.unwrap_or_else(Entropy::fresh);
-    app.session()?.move_token(&caller.role, &p.token, p.path, Some(entropy)).map_err(|e| e.report())
+    let from_message = p.bridged.as_ref().map(|b| b.message.entropy());
+    let entropy = p.entropy.or(from_message).unwrap_or_else(Entropy::fresh);
+    let session = app.session()?;
+    session.move_token(&caller.role, &p.token, p.path, Some(entropy), p.bridged.as_ref()).map_err(|e| e.report())
 }
 
 pub(super) fn measure(_: &App, _: &Caller, p: MeasurePath) -> Result<Measured, ErrorReport> {

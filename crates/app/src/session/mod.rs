@@ -288,8 +288,9 @@ impl Session {
         token: &str,
         path: Vec<houserule_core::scene::grid::Cell>,
         entropy: Option<houserule_core::dice::Entropy>,
+        bridged: Option<&crate::chat::Bridged>,
     ) -> Result<LogEntry, houserule_core::ActError> {
-        let entry = self.changing(|c| c.move_token_with(role, token, path, None, entropy))?;
+        let entry = self.changing(|c| c.move_token_with(role, token, path, None, entropy, bridged))?;
         self.shared.publish(SessionEvent::Committed {
             seq: entry.seq,
             actor: role.clone(),

@@ -46,7 +46,7 @@ pub fn move_token(json: bool, file: &Path, token: &str, cells: &[String], viewer
     let path = cells.iter().map(|c| cell(c)).collect::<Result<Vec<Cell>, Failure>>()?;
     let who = viewer.map(role).transpose()?.unwrap_or(Role::Gm);
     let mut c = open(file)?;
-    let entry = c.move_token_with(&who, token, path, None, Some(Entropy::fresh())).map_err(Failure::from)?;
+    let entry = c.move_token_with(&who, token, path, None, Some(Entropy::fresh()), None).map_err(Failure::from)?;
     if json {
         output::json(&entry);
     } else {
